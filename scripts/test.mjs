@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// The README's test command. Runs the whole vitest suite, says plainly which environment-dependent
+// parts ran or were skipped (PostgreSQL, Chromium, poppler), and ends with one summary line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'test', '.tmp');
+mkdirSync(outDir, { recursive: true });
+const jsonPath = join(outDir, 'vitest-report.json');
+
+const env = [
+  ['PostgreSQL', process.env.PLATEN_TEST_DATABASE_URL ? `yes (${process.env.PLATEN_TEST_DATABASE_URL})` : 'no: set PLATEN_TEST_DATABASE_URL to run the store, concurrency and API suites on PostgreSQL too'],
+  ['Redis', process.env.PLATEN_TEST_REDIS_URL ? `yes (${process.env.PLATEN_TEST_REDIS_URL})` : 'no: set PLATEN_TEST_REDIS_URL to test the shared rate limiter'],
+  ['Chromium', existsSync('/usr/bin/chromium') ? 'yes (/usr/bin/chromium)' : 'no: browser tests are skipped (apt-get install chromium)'],
+  ['poppler', existsSync('/usr/bin/pdftotext') ? 'yes' : 'no: PDF checks are skipped (apt-get install poppler-utils)'],
+];
+console.log('Environment for this test run:');
+for (const [name, state] of env) console.log(`  ${name.padEnd(11)} ${state}`);
+
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonPath}`, ...process.argv.slice(2)];
+const result = spawnSync('npx', args, { stdio: 'inherit', cwd: root, env: process.env });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const report = JSON.parse(readFileSync(jsonPath, 'utf8'));
+  passed = report.numPassedTests ?? 0;
+  failed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  const skippedNames = [];
+  for (const file of report.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'pending' || t.status === 'skipped') skippedNames.push(t.fullName);
+    }
+  }
+  if (skippedNames.length) {
+    console.log(`\nSkipped (${skippedNames.length}), each names its reason:`);
+    for (const name of skippedNames.slice(0, 60)) console.log(`  - ${name}`);
+    if (skippedNames.length > 60) console.log(`  … and ${skippedNames.length - 60} more`);
+  }
+} catch {
+  failed = Math.max(failed, 1);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(result.status === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,50 @@
+/**
+ * Turns an API key into a principal, in the contract's order of checks: credential → subscription
+ * → named workspace → scope. Every failure is a 403 so probing cannot tell the cases apart early.
+ */
+import { AppError } from '../core/errors.ts';
+import { isApiKeyShape } from '../core/ids.ts';
+import type { Store } from '../store/index.ts';
+import type { Principal } from './principal.ts';
+import type { Scope } from './scopes.ts';
+
+export interface CredentialHeaders {
+  authorization?: string | undefined;
+  'x-api-key'?: string | string[] | undefined;
+  'x-workspace-id'?: string | string[] | undefined;
+}
+
+/** The key from `Authorization: Bearer` or `X-Api-Key`; undefined when absent or malformed. */
+export function extractApiKey(headers: CredentialHeaders): string | undefined {
+  const auth = headers.authorization;
+  if (auth !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return match?.[1];
+  }
+  const header = headers['x-api-key'];
+  if (typeof header === 'string') return header.trim();
+  return undefined;
+}
+
+export async function authenticateApiKey(
+  store: Store,
+  headers: CredentialHeaders,
+  requiredScope: Scope | null,
+): Promise<Principal> {
+  const key = extractApiKey(headers);
+  if (!key || !isApiKeyShape(key)) throw new AppError('INVALID_API_KEY');
+  const record = await store.apiKeys.findActive(key);
+  if (!record) throw new AppError('INVALID_API_KEY');
+  const workspace = await store.workspaces.get(record.workspaceId);
+  if (!workspace) throw new AppError('INVALID_API_KEY');
+  if (workspace.suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
+  const named = headers['x-workspace-id'];
+  if (named !== undefined && (typeof named !== 'string' || named !== workspace.id)) {
+    throw new AppError('WORKSPACE_MISMATCH');
+  }
+  const scopes = new Set(record.scopes);
+  if (requiredScope && !scopes.has(requiredScope)) {
+    throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, { requiredScope });
+  }
+  return { workspaceId: workspace.id, scopes, actor: { type: 'api_key', id: record.id } };
+}

@@ -1,0 +1,38 @@
+/**
+ * Principals: what an authenticated request may act as. Handlers read `request.principal` and never
+ * look at credentials; a route without a principal fails closed.
+ */
+import { AppError } from '../core/errors.ts';
+import type { Scope } from './scopes.ts';
+
+export type Actor =
+  | { type: 'api_key'; id: string }
+  | { type: 'embed_session'; embedId: string; userId: string | null }
+  | { type: 'oauth'; clientId: string; userId: string };
+
+export interface Principal {
+  workspaceId: string;
+  scopes: ReadonlySet<Scope>;
+  actor: Actor;
+}
+
+export function actorLabel(actor: Actor): string {
+  switch (actor.type) {
+    case 'api_key':
+      return `api_key:${actor.id}`;
+    case 'embed_session':
+      return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
+    case 'oauth':
+      return `oauth:${actor.clientId}:${actor.userId}`;
+  }
+}
+
+export function requirePrincipal(principal: Principal | undefined): Principal {
+  if (!principal) throw new AppError('INVALID_API_KEY');
+  return principal;
+}
+
+/** A resource of another workspace is a mismatch, never silently served. */
+export function assertSameWorkspace(principal: Principal, resourceWorkspaceId: string): void {
+  if (principal.workspaceId !== resourceWorkspaceId) throw new AppError('WORKSPACE_MISMATCH');
+}

@@ -1,0 +1,98 @@
+/**
+ * Configuration from environment variables only, validated once at start. A bad value stops the
+ * start with a message naming the variable; an unknown PLATEN_* variable is reported as a warning.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().min(0);
+
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** Every variable the service reads, with its default. Keys are the variable names. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PLATEN_HOST: z.string().min(1).default('0.0.0.0'),
+  PLATEN_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PLATEN_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  PLATEN_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  PLATEN_LOG_LEVEL: logLevel.default('info'),
+  PLATEN_S3_BUCKET: z.string().min(1).optional(),
+  PLATEN_S3_REGION: z.string().min(1).default('us-east-1'),
+  PLATEN_S3_ENDPOINT: z.url().optional(),
+  PLATEN_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  PLATEN_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  PLATEN_S3_FORCE_PATH_STYLE: bool.default(false),
+  PLATEN_S3_PREFIX: z.string().default(''),
+  PLATEN_ALLOW_PRIVATE_URLS: bool.default(false),
+  PLATEN_BOOTSTRAP: bool.default(true),
+  PLATEN_MAX_BODY_BYTES: positiveInt.default(5 * 1024 * 1024),
+  PLATEN_MAX_ASSET_BYTES: positiveInt.default(20 * 1024 * 1024),
+  PLATEN_RENDER_RATE_LIMIT: nonNegativeInt.default(600),
+  PLATEN_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  PLATEN_RENDER_WORKERS: positiveInt.optional(),
+  PLATEN_RENDER_QUEUE: positiveInt.default(256),
+  PLATEN_RENDER_TIMEOUT_MS: positiveInt.default(30_000),
+  PLATEN_RENDER_RETENTION_DAYS: nonNegativeInt.default(0),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  baseUrl: string;
+  dataDir: string;
+  s3: null | {
+    bucket: string;
+    region: string;
+    endpoint?: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    forcePathStyle: boolean;
+    prefix: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const known = new Set(Object.keys(envSchema.shape));
+
+/** Unknown PLATEN_* variables: likely typos, worth a warning. */
+export function unknownPlatenVariables(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env).filter((name) => name.startsWith('PLATEN_') && !known.has(name));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0] ?? '?')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const baseUrl = (e.PLATEN_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const s3 = e.PLATEN_S3_BUCKET
+    ? {
+        bucket: e.PLATEN_S3_BUCKET,
+        region: e.PLATEN_S3_REGION,
+        endpoint: e.PLATEN_S3_ENDPOINT,
+        accessKeyId: e.PLATEN_S3_ACCESS_KEY_ID,
+        secretAccessKey: e.PLATEN_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.PLATEN_S3_FORCE_PATH_STYLE,
+        prefix: e.PLATEN_S3_PREFIX,
+      }
+    : null;
+  return { ...e, baseUrl, dataDir: resolve(e.PLATEN_DATA_DIR), s3 };
+}

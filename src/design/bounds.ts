@@ -1,0 +1,48 @@
+/**
+ * Numeric and length bounds of the design document (what the schema accepts), and the
+ * configurable deployment limits (what one deployment allows; checked after the schema).
+ * The schema bounds are deliberately wider than the default limits, so an operator can raise a
+ * limit without a schema change.
+ */
+
+export const designBounds = {
+  /** Element x/y, and line width/height (a line may point up or left). */
+  coordinate: 100_000,
+  /** Element width/height and page width/height. */
+  size: 100_000,
+  /** Degrees, clockwise, either way. */
+  rotation: 360,
+  idLength: 64,
+  nameLength: 200,
+  textLength: 10_000,
+  fontFamilyLength: 200,
+  fontSize: { min: 1, max: 2000 },
+  lineHeight: { min: 0.1, max: 10 },
+  letterSpacing: 1000,
+  maxLines: 1000,
+  strokeWidth: 1000,
+  cornerRadius: 100_000,
+  dashEntries: 32,
+  dashValue: 10_000,
+  svgLength: 200_000,
+  qrValueLength: 2000,
+  /** Image sources: URLs are short; data URIs may be as large as a request body allows. */
+  urlLength: 8192,
+  srcLength: 5_000_000,
+  variableCount: 500,
+  variableNameLength: 200,
+  variableValueLength: 10_000,
+} as const;
+
+export interface DesignLimits {
+  maxPages: number;
+  maxElementsPerPage: number;
+  /** Longest page side in document units (px at scale 1). */
+  maxPageSide: number;
+}
+
+export const defaultDesignLimits: DesignLimits = Object.freeze({
+  maxPages: 50,
+  maxElementsPerPage: 500,
+  maxPageSide: 10_000,
+});

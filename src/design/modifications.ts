@@ -1,0 +1,167 @@
+/**
+ * Modifications: variable name → string value, applied to a stored document before rendering.
+ * `{{name}}` in a text element's text becomes the value (else the document's `variables` default,
+ * else stays as written); an element whose `name` equals a key takes the value as its primary
+ * property. Pure: returns a new document and reports a value that does not fit its property as an
+ * issue at `modifications.<key>`, never by throwing.
+ */
+import { z } from 'zod';
+import { formatIssuePath, type ValidationIssue } from '../core/errors.ts';
+import { designBounds } from './bounds.ts';
+import { colorSchema } from './color.ts';
+import type { Element } from './elements.ts';
+import { imageSrcSchema } from './image-src.ts';
+import type { DesignDocument } from './schema.ts';
+
+export interface ModificationLimits {
+  maxKeys: number;
+  maxKeyLength: number;
+  maxValueLength: number;
+}
+
+export const defaultModificationLimits: ModificationLimits = Object.freeze({
+  maxKeys: 100,
+  maxKeyLength: 200,
+  maxValueLength: 10_000,
+});
+
+export function createModificationsSchema(limits: ModificationLimits = defaultModificationLimits) {
+  return z
+    .record(z.string().min(1).max(limits.maxKeyLength), z.string().max(limits.maxValueLength))
+    .refine((mods) => Object.keys(mods).length <= limits.maxKeys, {
+      error: `at most ${limits.maxKeys} modifications`,
+    });
+}
+
+export const modificationsSchema = createModificationsSchema();
+export type Modifications = Record<string, string>;
+
+export type ModificationResult =
+  | { ok: true; document: DesignDocument }
+  | { ok: false; issues: ValidationIssue[] };
+
+// `{{name}}` or `{{ name }}`; the name is everything between the braces, trimmed.
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** The property a named element's value replaces, by element type; other types have none. */
+export const primaryProperty = {
+  text: 'text',
+  image: 'src',
+  rect: 'fill',
+  ellipse: 'fill',
+  qr: 'value',
+} as const;
+
+const valueSchemas: Record<PrimaryType, z.ZodType<string>> = {
+  text: z.string().max(designBounds.textLength),
+  image: imageSrcSchema,
+  rect: colorSchema,
+  ellipse: colorSchema,
+  qr: z.string().min(1).max(designBounds.qrValueLength),
+};
+
+type PrimaryType = keyof typeof primaryProperty;
+const hasPrimary = (type: string): type is PrimaryType => Object.hasOwn(primaryProperty, type);
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const own = (record: Record<string, string>, key: string): string | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
+
+/** Replaces every placeholder in one pass; a value is never scanned for further placeholders. */
+export function expandPlaceholders(text: string, lookup: (name: string) => string | undefined): string {
+  return text.replace(PLACEHOLDER, (match: string, name: string) => (name ? (lookup(name) ?? match) : match));
+}
+
+interface Context {
+  mods: Record<string, string>;
+  variables: Record<string, string>;
+  issues: ValidationIssue[];
+  reported: Set<string>;
+}
+
+function namedValue(element: Element, ctx: Context): string | undefined {
+  const type = element.type;
+  if (element.name === undefined || !hasPrimary(type)) return undefined;
+  const value = own(ctx.mods, element.name);
+  if (value === undefined) return undefined;
+  const schema = valueSchemas[type];
+  const parsed = typeof value === 'string' ? schema.safeParse(value) : null;
+  if (parsed?.success) return parsed.data;
+  if (!ctx.reported.has(element.name)) {
+    ctx.reported.add(element.name);
+    const why = parsed ? (parsed.error.issues[0]?.message ?? 'is not valid') : 'must be a string';
+    const property = primaryProperty[type];
+    ctx.issues.push({
+      path: formatIssuePath(['modifications', element.name]),
+      message: `${why} (the ${property} of element "${element.id}")`,
+    });
+  }
+  return undefined;
+}
+
+function applyToElement(element: Element, path: PropertyKey[], ctx: Context): Element {
+  const value = namedValue(element, ctx);
+  switch (element.type) {
+    case 'text': {
+      if (value !== undefined) return { ...element, text: value };
+      const lookup = (name: string) => own(ctx.mods, name) ?? own(ctx.variables, name);
+      const text = expandPlaceholders(element.text, lookup);
+      if (text.length > designBounds.textLength) {
+        ctx.issues.push({
+          path: formatIssuePath([...path, 'text']),
+          message: `is longer than ${designBounds.textLength} characters after modifications`,
+        });
+      }
+      return text === element.text ? element : { ...element, text };
+    }
+    case 'image':
+      return value === undefined ? element : { ...element, src: value };
+    case 'rect':
+    case 'ellipse':
+      return value === undefined ? element : { ...element, fill: value };
+    case 'qr':
+      return value === undefined ? element : { ...element, value };
+    default:
+      return element;
+  }
+}
+
+/**
+ * Applies modifications to a stored document. Call it for every render, even with `{}`: that is
+ * what fills placeholders from the document's `variables` defaults. Unknown keys are ignored.
+ */
+export function applyModifications(doc: DesignDocument, mods: Modifications = {}): ModificationResult {
+  if (typeof mods !== 'object' || mods === null || Array.isArray(mods)) {
+    return { ok: false, issues: [{ path: 'modifications', message: 'must be an object of strings' }] };
+  }
+  const ctx: Context = { mods, variables: doc.variables, issues: [], reported: new Set() };
+  const pages = doc.pages.map((page, p) => ({
+    ...page,
+    elements: page.elements.map((element, e) => applyToElement(element, ['pages', p, 'elements', e], ctx)),
+  }));
+  if (ctx.issues.length > 0) return { ok: false, issues: ctx.issues };
+  return { ok: true, document: { ...doc, pages } };
+}
+
+/** Entries sorted by key (code-unit order), so equal modifications hash equally. */
+export function canonicalModifications(mods: Modifications | undefined): [string, string][] {
+  return Object.entries(mods ?? {}).sort(([a], [b]) => byCodeUnit(a, b));
+}
+
+/**
+ * Every key a modification can act on in this document: placeholder names in text elements and
+ * the names of elements that have a primary property. Sorted, without duplicates.
+ */
+export function referencedVariables(doc: DesignDocument): string[] {
+  const names = new Set<string>();
+  for (const page of doc.pages) {
+    for (const element of page.elements) {
+      if (element.name && hasPrimary(element.type)) names.add(element.name);
+      if (element.type !== 'text') continue;
+      for (const match of element.text.matchAll(PLACEHOLDER)) {
+        if (match[1]) names.add(match[1]);
+      }
+    }
+  }
+  return [...names].sort(byCodeUnit);
+}

@@ -1,0 +1,233 @@
+/**
+ * The one conformance suite every FileStore backend must pass (folder and S3 run the same cases).
+ * A harness opens store instances over one backing storage (root folder or bucket), so the suite
+ * can also prove that files outlive the instance that wrote them.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileStore } from './types.ts';
+
+export interface FileStoreHarness {
+  /** A new store instance over the same backing storage as every other call. */
+  open(): Promise<FileStore>;
+  /** Removes what the harness set up (temp dirs, servers). */
+  dispose(): Promise<void>;
+}
+
+export const BAD_KEYS: readonly string[] = [
+  '',
+  '/etc/passwd',
+  '../escape',
+  'renders/../../escape',
+  'renders/./x',
+  '..',
+  'renders\\ws\\x',
+  'renders/ws\0/x',
+  'renders//x',
+  'renders/x/',
+  'renders/.hidden',
+  'with space',
+  'quest?ion',
+  'unicodé',
+  'a'.repeat(513),
+];
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Every byte value, then random bytes: catches text-mode or encoding mangling. */
+function binarySample(): Buffer {
+  return Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(1000)]);
+}
+
+export function describeFileStore(name: string, setup: () => Promise<FileStoreHarness>): void {
+  describe(`FileStore conformance: ${name}`, () => {
+    // Set up lazily inside each case rather than in beforeAll: a failing setup (e.g. the S3 server
+    // not starting) then fails every case instead of reporting them as skipped.
+    let started: Promise<{ harness: FileStoreHarness; shared: FileStore }> | undefined;
+    const opened: FileStore[] = [];
+
+    function start() {
+      started ??= (async () => {
+        const harness = await setup();
+        return { harness, shared: await openWith(harness) };
+      })();
+      return started;
+    }
+
+    afterAll(async () => {
+      if (!started) return;
+      const { harness } = await started;
+      for (const s of opened) await s.close();
+      await harness.dispose();
+    });
+
+    async function openWith(harness: FileStoreHarness): Promise<FileStore> {
+      const s = await harness.open();
+      opened.push(s);
+      return s;
+    }
+    const open = async () => openWith((await start()).harness);
+    const store = async () => (await start()).shared;
+    /** A fresh key per case keeps cases independent on the shared backing storage. */
+    const key = (leaf = 'file.bin') => `conformance/${randomBytes(6).toString('hex')}/${leaf}`;
+
+    it('is ready', async () => {
+      const s = await store();
+      await expect(s.ready()).resolves.toBeUndefined();
+    });
+
+    it('round-trips binary bytes and reports the stored info', async () => {
+      const s = await store();
+      const k = key('rnd_x.png');
+      const bytes = binarySample();
+      const info = await s.put(k, bytes, 'image/png');
+      expect(info).toEqual({ key: k, byteSize: bytes.byteLength, contentType: 'image/png' });
+      const got = await s.get(k);
+      expect(got?.bytes.equals(bytes)).toBe(true);
+      expect(got?.byteSize).toBe(bytes.byteLength);
+      expect(got?.contentType).toBe('image/png');
+    });
+
+    it('keeps the content type, parameters included', async () => {
+      const s = await store();
+      const k = key('doc');
+      await s.put(k, Buffer.from('%PDF-1.7'), 'application/pdf');
+      const k2 = key('note.txt');
+      await s.put(k2, Buffer.from('hi'), 'text/plain; charset=utf-8');
+      expect((await s.get(k))?.contentType).toBe('application/pdf');
+      expect((await s.head(k2))?.contentType).toBe('text/plain; charset=utf-8');
+    });
+
+    it('stores an empty file', async () => {
+      const s = await store();
+      const k = key('empty');
+      await s.put(k, new Uint8Array(0), 'application/octet-stream');
+      const got = await s.get(k);
+      expect(got?.byteSize).toBe(0);
+      expect(got?.bytes.byteLength).toBe(0);
+      expect((await s.head(k))?.byteSize).toBe(0);
+    });
+
+    it('heads a file without reading it', async () => {
+      const s = await store();
+      const k = key('font.ttf');
+      await s.put(k, randomBytes(4321), 'font/ttf');
+      expect(await s.head(k)).toEqual({ key: k, byteSize: 4321, contentType: 'font/ttf' });
+    });
+
+    it('overwrites bytes, size and content type', async () => {
+      const s = await store();
+      const k = key();
+      await s.put(k, randomBytes(2000), 'image/png');
+      const next = randomBytes(10);
+      await s.put(k, next, 'image/jpeg');
+      const got = await s.get(k);
+      expect(got?.bytes.equals(next)).toBe(true);
+      expect(got?.contentType).toBe('image/jpeg');
+      expect(await s.head(k)).toEqual({ key: k, byteSize: 10, contentType: 'image/jpeg' });
+    });
+
+    it('answers null for a missing key on get, getStream and head', async () => {
+      const s = await store();
+      const k = key();
+      expect(await s.get(k)).toBeNull();
+      expect(await s.getStream(k)).toBeNull();
+      expect(await s.head(k)).toBeNull();
+    });
+
+    it('deletes, and deleting again or deleting a never-stored key succeeds', async () => {
+      const s = await store();
+      const k = key();
+      await s.put(k, Buffer.from('x'), 'text/plain');
+      await s.delete(k);
+      expect(await s.get(k)).toBeNull();
+      expect(await s.head(k)).toBeNull();
+      await expect(s.delete(k)).resolves.toBeUndefined();
+      await expect(s.delete(key('never'))).resolves.toBeUndefined();
+    });
+
+    it('keeps sibling keys independent', async () => {
+      const s = await store();
+      const base = key('').slice(0, -1);
+      await s.put(`${base}/ws_a/ast_1`, Buffer.from('a'), 'text/plain');
+      await s.put(`${base}/ws_b/ast_1`, Buffer.from('b'), 'text/plain');
+      await s.delete(`${base}/ws_a/ast_1`);
+      expect(await s.get(`${base}/ws_a/ast_1`)).toBeNull();
+      expect((await s.get(`${base}/ws_b/ast_1`))?.bytes.toString()).toBe('b');
+    });
+
+    it('rejects bad keys on every method with a plain Error', async () => {
+      const s = await store();
+      for (const bad of BAD_KEYS) {
+        await expect(s.put(bad, Buffer.from('x'), 'text/plain'), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.get(bad), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.getStream(bad), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.head(bad), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.delete(bad), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.signedUrl(bad, 60), bad).rejects.toThrow(/Invalid file key/);
+      }
+    });
+
+    it('round-trips a 5 MB file through get and getStream', async () => {
+      const s = await store();
+      const k = key('big.bin');
+      const bytes = randomBytes(5 * 1024 * 1024);
+      await s.put(k, bytes, 'application/octet-stream');
+      const got = await s.get(k);
+      expect(got?.byteSize).toBe(bytes.byteLength);
+      expect(sha256(got?.bytes ?? Buffer.alloc(0))).toBe(sha256(bytes));
+      const streamed = await s.getStream(k);
+      expect(streamed?.byteSize).toBe(bytes.byteLength);
+      const read = streamed ? await readAll(streamed.stream) : Buffer.alloc(0);
+      expect(sha256(read)).toBe(sha256(bytes));
+    }, 30_000);
+
+    it('streams a file with its content type and size', async () => {
+      const s = await store();
+      const k = key('asset');
+      const bytes = binarySample();
+      await s.put(k, bytes, 'image/webp');
+      const streamed = await s.getStream(k);
+      expect(streamed?.contentType).toBe('image/webp');
+      expect(streamed?.byteSize).toBe(bytes.byteLength);
+      expect(streamed && (await readAll(streamed.stream)).equals(bytes)).toBe(true);
+    });
+
+    it('handles concurrent writes to different keys', async () => {
+      const s = await store();
+      const keys = Array.from({ length: 20 }, (_, i) => key(`c${i}`));
+      await Promise.all(keys.map((k, i) => s.put(k, Buffer.from(`n${i}`), 'text/plain')));
+      const got = await Promise.all(keys.map((k) => s.get(k)));
+      expect(got.map((g) => g?.bytes.toString())).toEqual(keys.map((_, i) => `n${i}`));
+    });
+
+    it('keeps files across instances (a restart)', async () => {
+      const s = await store();
+      const k = key('persist.png');
+      const bytes = binarySample();
+      const writer = await open();
+      await writer.put(k, bytes, 'image/png');
+      await writer.close();
+      const reader = await open();
+      const got = await reader.get(k);
+      expect(got?.bytes.equals(bytes)).toBe(true);
+      expect(got?.contentType).toBe('image/png');
+      await reader.delete(k);
+      expect(await s.head(k)).toBeNull();
+    });
+
+    it('signedUrl answers a URL string or null, never throws for a good key', async () => {
+      const s = await store();
+      const k = key();
+      await s.put(k, Buffer.from('x'), 'text/plain');
+      const url = await s.signedUrl(k, 60);
+      expect(url === null || URL.canParse(url)).toBe(true);
+    });
+  });
+}

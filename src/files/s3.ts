@@ -1,0 +1,141 @@
+/**
+ * FileStore over S3-compatible object storage (AWS S3, MinIO, R2, s3rver), so several instances
+ * can serve one deployment. Keys map one to one to object keys under an optional prefix; the
+ * content type is the object's own Content-Type.
+ */
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { assertValidKey, normalisePrefix } from './keys.ts';
+import type { FileStore, S3FileStoreOptions, StoredFileInfo } from './types.ts';
+
+const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
+
+/** S3 answers a missing object with NoSuchKey (GET) or a bodiless 404 named NotFound (HEAD). */
+function isMissingObject(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'NoSuchKey' || error.name === 'NotFound';
+}
+
+export function s3ClientConfig(options: S3FileStoreOptions): S3ClientConfig {
+  const { accessKeyId, secretAccessKey } = options;
+  return {
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    // Newer SDKs add CRC checksums to every request by default; many S3-compatible servers
+    // (s3rver, older MinIO, some gateways) reject or ignore them, so only send them when required.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Without explicit keys the SDK's default chain applies (env, profile, instance role).
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
+export class S3FileStore implements FileStore {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+
+  constructor(options: S3FileStoreOptions) {
+    this.bucket = options.bucket;
+    this.prefix = normalisePrefix(options.prefix);
+    this.client = new S3Client(s3ClientConfig(options));
+  }
+
+  private objectKey(key: string): string {
+    assertValidKey(key);
+    return this.prefix + key;
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredFileInfo> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.objectKey(key),
+        Body: bytes,
+        ContentType: contentType,
+        ContentLength: bytes.byteLength,
+      }),
+    );
+    return { key, byteSize: bytes.byteLength, contentType };
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string; byteSize: number } | null> {
+    const found = await this.getObject(key);
+    if (!found) return null;
+    const bytes = Buffer.from(await found.body.transformToByteArray());
+    return { bytes, contentType: found.contentType, byteSize: bytes.byteLength };
+  }
+
+  async getStream(
+    key: string,
+  ): Promise<{ stream: NodeJS.ReadableStream; contentType: string; byteSize: number } | null> {
+    const found = await this.getObject(key);
+    if (!found) return null;
+    const { body } = found;
+    if (!(body instanceof Readable)) {
+      throw new Error('S3 returned a non-Node stream body; is this running outside Node?');
+    }
+    return { stream: body, contentType: found.contentType, byteSize: found.byteSize };
+  }
+
+  private async getObject(key: string) {
+    const objectKey = this.objectKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      if (!out.Body) throw new Error(`S3 returned no body for ${objectKey}`);
+      return {
+        body: out.Body,
+        contentType: out.ContentType || FALLBACK_CONTENT_TYPE,
+        byteSize: out.ContentLength ?? 0,
+      };
+    } catch (error) {
+      if (isMissingObject(error)) return null;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<StoredFileInfo | null> {
+    try {
+      const out = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
+      return { key, byteSize: out.ContentLength ?? 0, contentType: out.ContentType || FALLBACK_CONTENT_TYPE };
+    } catch (error) {
+      if (isMissingObject(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    // S3's DeleteObject already succeeds on an absent key.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+  }
+
+  /**
+   * null: presigning needs @aws-sdk/s3-request-presigner, which is not a dependency. Callers then
+   * stream the object through the service instead of redirecting, which the contract allows.
+   */
+  async signedUrl(key: string, _expiresSeconds: number): Promise<string | null> {
+    this.objectKey(key);
+    return null;
+  }
+
+  /** HeadBucket proves the endpoint answers, the credentials work and the bucket exists. */
+  async ready(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Serves stored files (assets, renders) at unguessable capability URLs `/files/<key>`. The headers
+ * keep an uploaded SVG from running script on the service's origin and let caches keep files forever.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../core/errors.ts';
+import type { AppDeps } from './context.ts';
+
+const KEY_SHAPE = /^(assets|renders)\/[A-Za-z0-9_]+\/[A-Za-z0-9_-]{16,}\/[A-Za-z0-9_.-]+$/;
+
+export function fileRoutes({ files }: AppDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get('/files/*', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      if (!KEY_SHAPE.test(key) || key.includes('..')) throw new AppError('NOT_FOUND', 'The file was not found.');
+      const file = await files.getStream(key);
+      if (!file) throw new AppError('NOT_FOUND', 'The file was not found.');
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.byteSize))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "sandbox; default-src 'none'")
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .send(file.stream);
+    });
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Composition root: config → logger → store → files → HTTP app, and graceful shutdown.
+ * `npm start` runs this file.
+ */
+import { bootstrapIfEmpty } from './bootstrap.ts';
+import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
+import { createLogger } from './core/logger.ts';
+import { createFileStore } from './files/index.ts';
+import { buildApp } from './http/app.ts';
+import { openStore } from './store/index.ts';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`platen: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.PLATEN_LOG_LEVEL);
+  for (const name of unknownPlatenVariables(process.env)) logger.warn({ variable: name }, `Unknown variable ${name} is ignored`);
+  if (!config.PLATEN_ADMIN_TOKEN) logger.warn('PLATEN_ADMIN_TOKEN is not set: the operator API answers 401');
+
+  const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
+  if (config.PLATEN_BOOTSTRAP) await bootstrapIfEmpty(store, (text) => process.stdout.write(`${text}\n`));
+
+  const { app } = await buildApp({ config, store, files }, logger);
+  await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
+  logger.info({ baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind }, 'Platen is listening');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await files.close();
+      await store.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+await main();

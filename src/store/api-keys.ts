@@ -1,0 +1,90 @@
+/**
+ * API keys: only a SHA-256 hash and an 8-character display prefix are stored. The clear key exists
+ * once, in the response that creates it. Keys are looked up by hash, then compared in constant time.
+ */
+import type { Kysely } from 'kysely';
+import type { Scope } from '../auth/scopes.ts';
+import { isScope } from '../auth/scopes.ts';
+import { AppError } from '../core/errors.ts';
+import { constantTimeEqual, newApiKey, newId, sha256Hex } from '../core/ids.ts';
+import type { ApiKeysTable, Database } from './schema.ts';
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyRecord {
+  key: string;
+}
+
+/** What is shown of a key after creation: its first 8 characters, masked. */
+export function maskedPrefix(prefix: string): string {
+  return `${prefix}…`;
+}
+
+function toRecord(row: ApiKeysTable): ApiKeyRecord {
+  const scopes = (JSON.parse(row.scopes) as string[]).filter(isScope);
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    prefix: maskedPrefix(row.prefix),
+    scopes,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export class ApiKeyRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(input: { workspaceId: string; name: string; scopes: Scope[] }): Promise<CreatedApiKey> {
+    const key = newApiKey();
+    const row: ApiKeysTable = {
+      id: newId('apiKey'),
+      workspace_id: input.workspaceId,
+      name: input.name,
+      key_hash: sha256Hex(key),
+      prefix: key.slice(0, 8),
+      scopes: JSON.stringify([...new Set(input.scopes)]),
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return { ...toRecord(row), key };
+  }
+
+  /** The active key matching `key`, or null (unknown or revoked). */
+  async findActive(key: string): Promise<ApiKeyRecord | null> {
+    const hash = sha256Hex(key);
+    const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+    if (!row || !constantTimeEqual(row.key_hash, hash) || row.revoked_at) return null;
+    return toRecord(row);
+  }
+
+  async list(workspaceId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async revoke(id: string): Promise<void> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', 'The API key was not found.');
+  }
+}

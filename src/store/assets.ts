@@ -1,0 +1,98 @@
+/** Asset metadata; the bytes live in the file store under `file_key`. */
+import type { Kysely } from 'kysely';
+import { decodeCursor, type Page, type PageRequest, toPage } from './paging.ts';
+import type { AssetsTable, Database } from './schema.ts';
+
+export interface AssetRow {
+  id: string;
+  workspaceId: string;
+  kind: 'image' | 'font';
+  mimeType: string;
+  byteSize: number;
+  width: number | null;
+  height: number | null;
+  fontFamily: string | null;
+  fileKey: string;
+  createdAt: string;
+}
+
+function toAsset(row: AssetsTable): AssetRow {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    kind: row.kind === 'font' ? 'font' : 'image',
+    mimeType: row.mime_type,
+    byteSize: Number(row.byte_size),
+    width: row.width === null ? null : Number(row.width),
+    height: row.height === null ? null : Number(row.height),
+    fontFamily: row.font_family,
+    fileKey: row.file_key,
+    createdAt: row.created_at,
+  };
+}
+
+export class AssetRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(asset: AssetRow): Promise<AssetRow> {
+    await this.db
+      .insertInto('assets')
+      .values({
+        id: asset.id,
+        workspace_id: asset.workspaceId,
+        kind: asset.kind,
+        mime_type: asset.mimeType,
+        byte_size: asset.byteSize,
+        width: asset.width,
+        height: asset.height,
+        font_family: asset.fontFamily,
+        file_key: asset.fileKey,
+        created_at: asset.createdAt,
+      })
+      .execute();
+    return asset;
+  }
+
+  async get(id: string): Promise<AssetRow | null> {
+    const row = await this.db.selectFrom('assets').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAsset(row) : null;
+  }
+
+  async getMany(workspaceId: string, ids: string[]): Promise<AssetRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map(toAsset);
+  }
+
+  async fonts(workspaceId: string): Promise<AssetRow[]> {
+    const rows = await this.db
+      .selectFrom('assets')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', 'font')
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toAsset);
+  }
+
+  async list(workspaceId: string, page: PageRequest): Promise<Page<AssetRow>> {
+    let query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
+    if (page.cursor) {
+      const { createdAt, id } = decodeCursor(page.cursor);
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return toPage(rows, page.limit, toAsset);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('assets').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Opens the database: embedded SQLite (WAL) under the data directory by default, PostgreSQL when a
+ * URL is given. Runs the one set of migrations on open, so a start always sees the current schema.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { initialMigration } from './migrations/001_initial.ts';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; absent means SQLite under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema to use (tests isolate each file in its own). */
+  pgSchema?: string;
+}
+
+function migrationsFor(dialect: DialectName): MigrationProvider {
+  const all: Record<string, Migration> = { '001_initial': initialMigration(dialect) };
+  return { getMigrations: async () => all };
+}
+
+function sqliteDialect(dataDir: string): SqliteDialect {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SQLite(join(dataDir, 'platen.db'));
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return new SqliteDialect({ database });
+}
+
+function postgresDialect(url: string, schema?: string): PostgresDialect {
+  // Integers stay numbers: counts and balances fit in JS numbers.
+  pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return new PostgresDialect({ pool });
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  if (options.databaseUrl && options.pgSchema) {
+    const admin = new pg.Client({ connectionString: options.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, '')}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const db = new Kysely<Database>({
+    dialect: options.databaseUrl
+      ? postgresDialect(options.databaseUrl, options.pgSchema)
+      : sqliteDialect(options.dataDir),
+  });
+  await migrate(db, dialect);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationsFor(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

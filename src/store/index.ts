@@ -1,0 +1,40 @@
+/**
+ * The store: one repository per aggregate over one Kysely database (SQLite or PostgreSQL).
+ * Nothing above this folder writes SQL.
+ */
+import { ApiKeyRepository } from './api-keys.ts';
+import { AssetRepository } from './assets.ts';
+import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
+import { MetaRepository } from './meta.ts';
+import { TemplateRepository } from './templates.ts';
+import { WorkspaceRepository } from './workspaces.ts';
+
+export interface Store {
+  handle: DatabaseHandle;
+  workspaces: WorkspaceRepository;
+  apiKeys: ApiKeyRepository;
+  templates: TemplateRepository;
+  assets: AssetRepository;
+  meta: MetaRepository;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
+  const handle = await openDatabase(options);
+  const { db } = handle;
+  return {
+    handle,
+    workspaces: new WorkspaceRepository(db),
+    apiKeys: new ApiKeyRepository(db),
+    templates: new TemplateRepository(db),
+    assets: new AssetRepository(db),
+    meta: new MetaRepository(db),
+    ping: async () => {
+      await db.selectFrom('platen_meta').select('key').limit(1).execute();
+    },
+    close: () => handle.close(),
+  };
+}
+
+export type { DatabaseHandle, OpenDatabaseOptions } from './db.ts';

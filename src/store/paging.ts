@@ -1,0 +1,48 @@
+/** Keyset paging shared by every list: newest first by (created_at, id), opaque cursors. */
+import { AppError } from '../core/errors.ts';
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface CursorPosition {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // falls through to the validation error below
+  }
+  throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [{ path: 'cursor', message: 'Invalid cursor' }]);
+}
+
+/** Given limit+1 rows, returns the page and the cursor of its last item when more follow. */
+export function toPage<Row extends { created_at: string; id: string }, T>(
+  rows: Row[],
+  limit: number,
+  map: (row: Row) => T,
+): Page<T> {
+  const more = rows.length > limit;
+  const pageRows = more ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    items: pageRows.map(map),
+    nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

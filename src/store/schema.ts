@@ -1,0 +1,99 @@
+/**
+ * Table shapes as Kysely sees them. Column types are chosen to mean the same on SQLite and
+ * PostgreSQL: timestamps are ISO-8601 text, booleans are 0/1 integers, JSON is text.
+ */
+import type { Generated } from 'kysely';
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  credit_balance: number;
+  suspended: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface TemplatesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  document: string;
+  width: number;
+  height: number;
+  page_count: number;
+  revision: number;
+  shared: number;
+  owner_user_id: string | null;
+  embed_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssetsTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  mime_type: string;
+  byte_size: number;
+  width: number | null;
+  height: number | null;
+  font_family: string | null;
+  file_key: string;
+  created_at: string;
+}
+
+export interface RendersTable {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  identity_hash: string;
+  status: string;
+  format: string;
+  file_count: number;
+  result: string | null;
+  error: string | null;
+  file_keys: string;
+  charged: number;
+  actor: string;
+  created_at: string;
+  finished_at: string | null;
+  expired: number;
+}
+
+export interface CreditLedgerTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  delta: number;
+  balance_after: number;
+  reason: string;
+  actor: string;
+  render_id: string | null;
+  created_at: string;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  templates: TemplatesTable;
+  assets: AssetsTable;
+  renders: RendersTable;
+  credit_ledger: CreditLedgerTable;
+  platen_meta: MetaTable;
+}

@@ -1,0 +1,169 @@
+/**
+ * Templates: metadata plus the normalised design document (the draft). Saving the draft bumps
+ * `revision` atomically; an expected revision turns a lost update into a 412.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
+import type { DesignDocument } from '../design/index.ts';
+import { documentSummary } from '../design/index.ts';
+import { decodeCursor, type Page, type PageRequest, toPage } from './paging.ts';
+import type { Database, TemplatesTable } from './schema.ts';
+
+export interface TemplateRecord {
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  pageCount: number;
+  revision: number;
+  shared: boolean;
+  ownerUserId: string | null;
+  thumbnailUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplateWithDocument extends TemplateRecord {
+  workspaceId: string;
+  embedId: string | null;
+  document: DesignDocument;
+}
+
+export interface TemplateVisibility {
+  /** Only these owners (null = workspace templates) plus shared ones; absent = every template. */
+  ownerUserId?: string | null;
+  includeShared?: boolean;
+}
+
+function toRecord(row: TemplatesTable): TemplateRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    width: Number(row.width),
+    height: Number(row.height),
+    pageCount: Number(row.page_count),
+    revision: Number(row.revision),
+    shared: Boolean(row.shared),
+    ownerUserId: row.owner_user_id,
+    thumbnailUrl: null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function withDocument(row: TemplatesTable): TemplateWithDocument {
+  return {
+    ...toRecord(row),
+    workspaceId: row.workspace_id,
+    embedId: row.embed_id,
+    document: JSON.parse(row.document) as DesignDocument,
+  };
+}
+
+export class TemplateRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(input: {
+    workspaceId: string;
+    name: string;
+    document: DesignDocument;
+    ownerUserId?: string | null;
+    embedId?: string | null;
+    shared?: boolean;
+  }): Promise<TemplateWithDocument> {
+    const now = new Date().toISOString();
+    const summary = documentSummary(input.document);
+    const row: TemplatesTable = {
+      id: newId('template'),
+      workspace_id: input.workspaceId,
+      name: input.name,
+      document: JSON.stringify(input.document),
+      width: Math.round(summary.width),
+      height: Math.round(summary.height),
+      page_count: summary.pageCount,
+      revision: 1,
+      shared: input.shared ? 1 : 0,
+      owner_user_id: input.ownerUserId ?? null,
+      embed_id: input.embedId ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.insertInto('templates').values(row).execute();
+    return withDocument(row);
+  }
+
+  /** Any workspace's template by id: callers decide NOT_FOUND vs WORKSPACE_MISMATCH. */
+  async get(id: string): Promise<TemplateWithDocument | null> {
+    const row = await this.db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? withDocument(row) : null;
+  }
+
+  async list(workspaceId: string, page: PageRequest, visibility: TemplateVisibility = {}): Promise<Page<TemplateRecord>> {
+    let query = this.db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId);
+    if (visibility.ownerUserId !== undefined) {
+      const owner = visibility.ownerUserId;
+      query = query.where((eb) => {
+        const own = owner === null ? eb('owner_user_id', 'is', null) : eb('owner_user_id', '=', owner);
+        return visibility.includeShared ? eb.or([own, eb('shared', '=', 1)]) : own;
+      });
+    }
+    if (page.cursor) {
+      const { createdAt, id } = decodeCursor(page.cursor);
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return toPage(rows, page.limit, toRecord);
+  }
+
+  /**
+   * Saves a new draft. With `expectedRevision` the write only happens when the stored revision
+   * still matches (one conditional UPDATE, so two racing saves cannot both win).
+   */
+  async saveDocument(
+    id: string,
+    input: { document: DesignDocument; name?: string; expectedRevision?: number },
+  ): Promise<TemplateWithDocument> {
+    const summary = documentSummary(input.document);
+    let query = this.db
+      .updateTable('templates')
+      .set((eb) => ({
+        document: JSON.stringify(input.document),
+        width: Math.round(summary.width),
+        height: Math.round(summary.height),
+        page_count: summary.pageCount,
+        revision: eb('revision', '+', 1),
+        updated_at: new Date().toISOString(),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+      }))
+      .where('id', '=', id);
+    if (input.expectedRevision !== undefined) query = query.where('revision', '=', input.expectedRevision);
+    const result = await query.executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const exists = await this.get(id);
+      if (!exists) throw new AppError('NOT_FOUND', 'The template was not found.');
+      throw new AppError('PRECONDITION_FAILED', undefined, { revision: exists.revision });
+    }
+    return this.getOrThrow(id);
+  }
+
+  async updateMeta(id: string, patch: { name?: string; shared?: boolean }): Promise<TemplateWithDocument> {
+    const set: Partial<TemplatesTable> = { updated_at: new Date().toISOString() };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.shared !== undefined) set.shared = patch.shared ? 1 : 0;
+    await this.db.updateTable('templates').set(set).where('id', '=', id).execute();
+    return this.getOrThrow(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('templates').where('id', '=', id).execute();
+  }
+
+  async getOrThrow(id: string): Promise<TemplateWithDocument> {
+    const template = await this.get(id);
+    if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
+    return template;
+  }
+}

@@ -1,0 +1,63 @@
+/** Payload schemas of the template routes; the same schemas validate requests and feed OpenAPI. */
+import { z } from 'zod';
+
+export const templateIdParams = z.object({ id: z.string().max(200) });
+
+export const templateRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  pageCount: z.number().int(),
+  revision: z.number().int(),
+  shared: z.boolean(),
+  ownerUserId: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The document is validated by src/design (clear paths, cross-field checks), so it is opaque here. */
+const documentField = z
+  .record(z.string(), z.unknown())
+  .describe('The design document (see docs/design-document.md)');
+
+export const templateWithDocumentSchema = templateRecordSchema.extend({ document: documentField });
+
+const nameField = z.string().trim().min(1).max(200);
+const sideField = z.number().int().min(1).max(10000);
+
+export const createTemplateBody = z
+  .object({
+    name: nameField,
+    document: documentField.optional(),
+    width: sideField.optional(),
+    height: sideField.optional(),
+    shared: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.document) {
+      if (body.width !== undefined || body.height !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['document'], message: 'Give either document or width and height' });
+      }
+      return;
+    }
+    if (body.width === undefined) ctx.addIssue({ code: 'custom', path: ['width'], message: 'Required without document' });
+    if (body.height === undefined) ctx.addIssue({ code: 'custom', path: ['height'], message: 'Required without document' });
+  });
+
+export const saveTemplateBody = z.object({ document: documentField, name: nameField.optional() }).strict();
+
+export const patchTemplateBody = z.object({ name: nameField.optional(), shared: z.boolean().optional() }).strict();
+
+export const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
+export const templateListSchema = z.object({ items: z.array(templateRecordSchema), nextCursor: z.string().nullable() });
+
+export type CreateTemplateBody = z.infer<typeof createTemplateBody>;

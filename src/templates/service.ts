@@ -1,0 +1,55 @@
+/**
+ * Template operations shared by the machine API, the embed routes and the MCP tools: document
+ * validation, workspace checks and revision preconditions live here once.
+ */
+import { assertSameWorkspace, type Principal } from '../auth/principal.ts';
+import { AppError, type ValidationIssue } from '../core/errors.ts';
+import { isIdOf } from '../core/ids.ts';
+import { createBlankDocument, type DesignDocument, parseDesignDocument } from '../design/index.ts';
+import type { Store } from '../store/index.ts';
+import type { TemplateRecord, TemplateWithDocument } from '../store/templates.ts';
+
+export type TemplateResponse = TemplateRecord & { document: DesignDocument };
+
+export function toResponse(template: TemplateWithDocument): TemplateResponse {
+  const { workspaceId: _ws, embedId: _embed, ...rest } = template;
+  return rest;
+}
+
+/** Validates a design document; issues are reported under `document.` so clients find them. */
+export function validateDocument(input: unknown): DesignDocument {
+  const result = parseDesignDocument(input);
+  if (result.ok) return result.document;
+  const issues: ValidationIssue[] = result.issues.map((i) => ({
+    path: i.path === '(root)' ? 'document' : `document.${i.path}`,
+    message: i.message,
+  }));
+  throw new AppError('VALIDATION_FAILED', 'The design document is not valid.', issues);
+}
+
+export function documentFromCreate(body: { document?: unknown; width?: number; height?: number }): DesignDocument {
+  if (body.document !== undefined) return validateDocument(body.document);
+  return createBlankDocument(body.width ?? 1080, body.height ?? 1080);
+}
+
+/** The template, if it exists and is the principal's: 404 when absent or malformed, 403 when foreign. */
+export async function loadTemplate(store: Store, principal: Principal, id: string): Promise<TemplateWithDocument> {
+  const template = isIdOf('template', id) ? await store.templates.get(id) : null;
+  if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
+  assertSameWorkspace(principal, template.workspaceId);
+  return template;
+}
+
+/** `If-Match: "3"`, `3` or `W/"3"` → 3; `*` or absent → undefined. */
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,12})"?\s*$/.exec(header);
+  if (!match?.[1]) {
+    throw new AppError('PRECONDITION_FAILED', 'If-Match must name a revision such as "3".');
+  }
+  return Number(match[1]);
+}
+
+export function etagOf(revision: number): string {
+  return `"${revision}"`;
+}

@@ -1,0 +1,121 @@
+/**
+ * A real Platen app on 127.0.0.1 with a real database and real files, for HTTP tests. Also
+ * helpers for the operator API and authenticated requests.
+ */
+import type { FastifyInstance } from 'fastify';
+import { type Config, loadConfig } from '../../src/core/config.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { createFileStore, type FileStore } from '../../src/files/index.ts';
+import { buildApp } from '../../src/http/app.ts';
+import type { RegisteredRoute } from '../../src/http/auth-hook.ts';
+import type { Store } from '../../src/store/index.ts';
+import { type BackendName, testDatabase } from './backends.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ALL_SCOPES = ['template:read', 'template:write', 'render:write', 'asset:read', 'asset:write'] as const;
+
+export interface TestServer {
+  base: string;
+  app: FastifyInstance;
+  routes: RegisteredRoute[];
+  store: Store;
+  files: FileStore;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(backend: BackendName = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
+  const database = testDatabase(backend);
+  const store = await database.open();
+  const config = loadConfig({
+    PLATEN_DATA_DIR: database.dataDir,
+    PLATEN_ADMIN_TOKEN: ADMIN_TOKEN,
+    PLATEN_LOG_LEVEL: 'silent',
+    PLATEN_RENDER_RATE_LIMIT: '0',
+    PLATEN_ALLOW_PRIVATE_URLS: 'true',
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...env,
+  });
+  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
+  const { app, routes } = await buildApp({ config, store, files }, createLogger('silent'));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+  // Capability URLs must point at this server.
+  config.baseUrl = base;
+  return {
+    base,
+    app,
+    routes,
+    store,
+    files,
+    config,
+    async close() {
+      await app.close();
+      await files.close();
+      await store.close();
+      await database.destroy();
+    },
+  };
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+  json: any;
+  bytes: Buffer;
+}
+
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | Uint8Array | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, bytes };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export function admin(base: string, method: string, path: string, body?: unknown): Promise<HttpResult> {
+  return http(base, method, `/admin/v1${path}`, { body, headers: bearer(ADMIN_TOKEN) });
+}
+
+export interface WorkspaceWithKey {
+  workspaceId: string;
+  key: string;
+  keyId: string;
+}
+
+export async function workspaceWithKey(
+  base: string,
+  options: { credits?: number; scopes?: readonly string[]; name?: string } = {},
+): Promise<WorkspaceWithKey> {
+  const ws = await admin(base, 'POST', '/workspaces', { name: options.name ?? 'test', credits: options.credits ?? 100 });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.bytes.toString()}`);
+  const key = await keyFor(base, ws.json.id, options.scopes ?? ALL_SCOPES);
+  return { workspaceId: ws.json.id, key: key.key, keyId: key.id };
+}
+
+export async function keyFor(base: string, workspaceId: string, scopes: readonly string[]): Promise<{ key: string; id: string }> {
+  const k = await admin(base, 'POST', `/workspaces/${workspaceId}/api-keys`, { name: 'k', scopes });
+  if (k.status !== 201) throw new Error(`key: ${k.status} ${k.bytes.toString()}`);
+  return { key: k.json.key, id: k.json.id };
+}
