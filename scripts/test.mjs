@@ -11,15 +11,40 @@ mkdirSync(outDir, { recursive: true });
 const jsonPath = join(outDir, 'vitest-report.json');
 
 const env = [
-  ['PostgreSQL', process.env.PLATEN_TEST_DATABASE_URL ? `yes (${process.env.PLATEN_TEST_DATABASE_URL})` : 'no: set PLATEN_TEST_DATABASE_URL to run the store, concurrency and API suites on PostgreSQL too'],
-  ['Redis', process.env.PLATEN_TEST_REDIS_URL ? `yes (${process.env.PLATEN_TEST_REDIS_URL})` : 'no: set PLATEN_TEST_REDIS_URL to test the shared rate limiter'],
-  ['Chromium', existsSync('/usr/bin/chromium') ? 'yes (/usr/bin/chromium)' : 'no: browser tests are skipped (apt-get install chromium)'],
-  ['poppler', existsSync('/usr/bin/pdftotext') ? 'yes' : 'no: PDF checks are skipped (apt-get install poppler-utils)'],
+  [
+    'PostgreSQL',
+    process.env.PLATEN_TEST_DATABASE_URL
+      ? `yes (${process.env.PLATEN_TEST_DATABASE_URL})`
+      : 'no: set PLATEN_TEST_DATABASE_URL to run the store, concurrency and API suites on PostgreSQL too',
+  ],
+  [
+    'Redis',
+    process.env.PLATEN_TEST_REDIS_URL
+      ? `yes (${process.env.PLATEN_TEST_REDIS_URL})`
+      : 'no: set PLATEN_TEST_REDIS_URL to test the shared rate limiter',
+  ],
+  [
+    'Chromium',
+    existsSync('/usr/bin/chromium')
+      ? 'yes (/usr/bin/chromium)'
+      : 'no: browser tests are skipped (apt-get install chromium)',
+  ],
+  [
+    'poppler',
+    existsSync('/usr/bin/pdftotext') ? 'yes' : 'no: PDF checks are skipped (apt-get install poppler-utils)',
+  ],
 ];
 console.log('Environment for this test run:');
 for (const [name, state] of env) console.log(`  ${name.padEnd(11)} ${state}`);
 
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonPath}`, ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${jsonPath}`,
+  ...process.argv.slice(2),
+];
 const result = spawnSync('npx', args, { stdio: 'inherit', cwd: root, env: process.env });
 
 let passed = 0;

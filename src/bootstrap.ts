@@ -10,7 +10,11 @@ export async function bootstrapIfEmpty(store: Store, print: (text: string) => vo
   if ((await store.workspaces.count()) > 0) return false;
   if (!(await store.meta.claim('bootstrap', new Date().toISOString()))) return false;
   const workspace = await store.workspaces.create({ name: 'default', credits: 100, actor: 'bootstrap' });
-  const key = await store.apiKeys.create({ workspaceId: workspace.id, name: 'bootstrap key', scopes: [...SCOPES] });
+  const key = await store.apiKeys.create({
+    workspaceId: workspace.id,
+    name: 'bootstrap key',
+    scopes: [...SCOPES],
+  });
   print(
     [
       '',

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.PLATEN_LOG_LEVEL);
-  for (const name of unknownPlatenVariables(process.env)) logger.warn({ variable: name }, `Unknown variable ${name} is ignored`);
+  for (const name of unknownPlatenVariables(process.env))
+    logger.warn({ variable: name }, `Unknown variable ${name} is ignored`);
   if (!config.PLATEN_ADMIN_TOKEN) logger.warn('PLATEN_ADMIN_TOKEN is not set: the operator API answers 401');
 
   const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
 
   const { app } = await buildApp({ config, store, files }, logger);
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
-  logger.info({ baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind }, 'Platen is listening');
+  logger.info(
+    { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind },
+    'Platen is listening',
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -13,9 +13,19 @@ import { errorEnvelopeSchema } from '../http/openapi.ts';
 
 const tags = ['operator'];
 const security = [{ adminToken: [] }];
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
 
-const workspaceSchema = z.object({ id: z.string(), name: z.string(), creditBalance: z.number().int(), suspended: z.boolean() });
+const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  creditBalance: z.number().int(),
+  suspended: z.boolean(),
+});
 const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -29,12 +39,22 @@ const MAX_CREDITS = 1_000_000_000;
 
 const idParams = z.object({ id: z.string().max(200) });
 const createWorkspaceBody = z
-  .object({ name: z.string().trim().min(1).max(200), credits: z.number().int().min(0).max(MAX_CREDITS).optional() })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    credits: z.number().int().min(0).max(MAX_CREDITS).optional(),
+  })
   .strict();
-const patchWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200).optional(), suspended: z.boolean().optional() }).strict();
+const patchWorkspaceBody = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), suspended: z.boolean().optional() })
+  .strict();
 const creditsBody = z
   .object({
-    amount: z.number().int().min(-MAX_CREDITS).max(MAX_CREDITS).refine((n) => n !== 0, 'Must not be zero'),
+    amount: z
+      .number()
+      .int()
+      .min(-MAX_CREDITS)
+      .max(MAX_CREDITS)
+      .refine((n) => n !== 0, 'Must not be zero'),
     reason: z.string().max(500).optional(),
   })
   .strict();
@@ -57,51 +77,147 @@ export function adminRoutes({ store }: AppDeps) {
     const app = root.withTypeProvider<ZodTypeProvider>();
     const config = { auth: 'admin' as const };
 
-    app.post('/admin/v1/workspaces', { config, schema: { tags, security, body: createWorkspaceBody, response: { 201: workspaceSchema, ...errors } } }, async (request, reply) => {
-      const workspace = await store.workspaces.create({ name: request.body.name, credits: request.body.credits ?? 0, actor: 'operator' });
-      return reply.status(201).send(publicWorkspace(workspace));
-    });
-
-    app.get('/admin/v1/workspaces', { config, schema: { tags, security, response: { 200: z.object({ items: z.array(workspaceSchema) }), ...errors } } }, async () => ({
-      items: (await store.workspaces.list()).map(publicWorkspace),
-    }));
-
-    app.get('/admin/v1/workspaces/:id', { config, schema: { tags, security, params: idParams, response: { 200: workspaceSchema, ...errors } } }, async (request) =>
-      publicWorkspace(await workspaceOr404(request.params.id)),
+    app.post(
+      '/admin/v1/workspaces',
+      {
+        config,
+        schema: { tags, security, body: createWorkspaceBody, response: { 201: workspaceSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const workspace = await store.workspaces.create({
+          name: request.body.name,
+          credits: request.body.credits ?? 0,
+          actor: 'operator',
+        });
+        return reply.status(201).send(publicWorkspace(workspace));
+      },
     );
 
-    app.patch('/admin/v1/workspaces/:id', { config, schema: { tags, security, params: idParams, body: patchWorkspaceBody, response: { 200: workspaceSchema, ...errors } } }, async (request) => {
-      const workspace = await workspaceOr404(request.params.id);
-      return publicWorkspace(await store.workspaces.update(workspace.id, request.body));
-    });
+    app.get(
+      '/admin/v1/workspaces',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          response: { 200: z.object({ items: z.array(workspaceSchema) }), ...errors },
+        },
+      },
+      async () => ({
+        items: (await store.workspaces.list()).map(publicWorkspace),
+      }),
+    );
 
-    app.post('/admin/v1/workspaces/:id/credits', { config, schema: { tags, security, params: idParams, body: creditsBody, response: { 200: z.object({ creditBalance: z.number().int() }), ...errors } } }, async (request) => {
-      const workspace = await workspaceOr404(request.params.id);
-      const reason = request.body.reason ?? (request.body.amount > 0 ? 'operator grant' : 'operator withdrawal');
-      return { creditBalance: await store.workspaces.adjustCredits(workspace.id, request.body.amount, reason, 'operator') };
-    });
+    app.get(
+      '/admin/v1/workspaces/:id',
+      { config, schema: { tags, security, params: idParams, response: { 200: workspaceSchema, ...errors } } },
+      async (request) => publicWorkspace(await workspaceOr404(request.params.id)),
+    );
 
-    app.get('/admin/v1/workspaces/:id/ledger', { config, schema: { tags, security, params: idParams } }, async (request) => {
-      const workspace = await workspaceOr404(request.params.id);
-      return { items: await store.workspaces.ledger(workspace.id) };
-    });
+    app.patch(
+      '/admin/v1/workspaces/:id',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          body: patchWorkspaceBody,
+          response: { 200: workspaceSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const workspace = await workspaceOr404(request.params.id);
+        return publicWorkspace(await store.workspaces.update(workspace.id, request.body));
+      },
+    );
 
-    app.post('/admin/v1/workspaces/:id/api-keys', { config, schema: { tags, security, params: idParams, body: createKeyBody, response: { 201: createdKeySchema, ...errors } } }, async (request, reply) => {
-      const workspace = await workspaceOr404(request.params.id);
-      const created = await store.apiKeys.create({ workspaceId: workspace.id, name: request.body.name ?? 'API key', scopes: request.body.scopes });
-      const { workspaceId: _ws, ...shown } = created;
-      return reply.status(201).send(shown);
-    });
+    app.post(
+      '/admin/v1/workspaces/:id/credits',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          body: creditsBody,
+          response: { 200: z.object({ creditBalance: z.number().int() }), ...errors },
+        },
+      },
+      async (request) => {
+        const workspace = await workspaceOr404(request.params.id);
+        const reason =
+          request.body.reason ?? (request.body.amount > 0 ? 'operator grant' : 'operator withdrawal');
+        return {
+          creditBalance: await store.workspaces.adjustCredits(
+            workspace.id,
+            request.body.amount,
+            reason,
+            'operator',
+          ),
+        };
+      },
+    );
 
-    app.get('/admin/v1/workspaces/:id/api-keys', { config, schema: { tags, security, params: idParams, response: { 200: z.object({ items: z.array(apiKeySchema) }), ...errors } } }, async (request) => {
-      const workspace = await workspaceOr404(request.params.id);
-      return { items: (await store.apiKeys.list(workspace.id)).map(({ workspaceId: _ws, ...k }) => k) };
-    });
+    app.get(
+      '/admin/v1/workspaces/:id/ledger',
+      { config, schema: { tags, security, params: idParams } },
+      async (request) => {
+        const workspace = await workspaceOr404(request.params.id);
+        return { items: await store.workspaces.ledger(workspace.id) };
+      },
+    );
 
-    app.delete('/admin/v1/api-keys/:id', { config, schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-      if (!isIdOf('apiKey', request.params.id)) throw new AppError('NOT_FOUND', 'The API key was not found.');
-      await store.apiKeys.revoke(request.params.id);
-      return reply.status(204).send(null);
-    });
+    app.post(
+      '/admin/v1/workspaces/:id/api-keys',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          body: createKeyBody,
+          response: { 201: createdKeySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const workspace = await workspaceOr404(request.params.id);
+        const created = await store.apiKeys.create({
+          workspaceId: workspace.id,
+          name: request.body.name ?? 'API key',
+          scopes: request.body.scopes,
+        });
+        const { workspaceId: _ws, ...shown } = created;
+        return reply.status(201).send(shown);
+      },
+    );
+
+    app.get(
+      '/admin/v1/workspaces/:id/api-keys',
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          params: idParams,
+          response: { 200: z.object({ items: z.array(apiKeySchema) }), ...errors },
+        },
+      },
+      async (request) => {
+        const workspace = await workspaceOr404(request.params.id);
+        return { items: (await store.apiKeys.list(workspace.id)).map(({ workspaceId: _ws, ...k }) => k) };
+      },
+    );
+
+    app.delete(
+      '/admin/v1/api-keys/:id',
+      { config, schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } } },
+      async (request, reply) => {
+        if (!isIdOf('apiKey', request.params.id))
+          throw new AppError('NOT_FOUND', 'The API key was not found.');
+        await store.apiKeys.revoke(request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
   };
 }

@@ -53,7 +53,8 @@ function woffFamily(bytes: Buffer): string | null {
     const compLength = bytes.readUInt32BE(at + 8);
     const origLength = bytes.readUInt32BE(at + 12);
     const data = bytes.subarray(offset, offset + compLength);
-    const table = compLength < origLength ? inflateSync(data, { maxOutputLength: 1 << 20 }) : Buffer.from(data);
+    const table =
+      compLength < origLength ? inflateSync(data, { maxOutputLength: 1 << 20 }) : Buffer.from(data);
     return readNameTable(table);
   }
   return null;

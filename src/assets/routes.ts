@@ -30,19 +30,28 @@ export const assetSchema = z.object({
 const idParams = z.object({ id: z.string().max(200) });
 const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
 const listQuery = z
-  .object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().max(500).optional() })
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(500).optional(),
+  })
   .strict();
 
 async function readUpload(request: FastifyRequest): Promise<Buffer> {
   if (request.isMultipart()) {
     const part = await request.file();
-    if (!part) throw new AppError('VALIDATION_FAILED', 'No file part in the upload.', [{ path: 'file', message: 'Required' }]);
+    if (!part)
+      throw new AppError('VALIDATION_FAILED', 'No file part in the upload.', [
+        { path: 'file', message: 'Required' },
+      ]);
     const bytes = await part.toBuffer();
     if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE');
     return bytes;
   }
   if (!Buffer.isBuffer(request.body)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file itself as the body, or as multipart/form-data.');
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the file itself as the body, or as multipart/form-data.',
+    );
   }
   return request.body;
 }
@@ -53,19 +62,32 @@ export function assetRoutes(deps: AppDeps) {
 
   return async function register(root: FastifyInstance): Promise<void> {
     await root.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
-    root.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
+    root.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     const app = root.withTypeProvider<ZodTypeProvider>();
 
     app.get(
       '/v1/assets',
       {
         config: { auth: 'apiKey', scope: 'asset:read' },
-        schema: { tags, security, querystring: listQuery, response: { 200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }), ...errorResponses } },
+        schema: {
+          tags,
+          security,
+          querystring: listQuery,
+          response: {
+            200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }),
+            ...errorResponses,
+          },
+        },
       },
       async (request) => {
         const principal = requirePrincipal(request.principal);
         const page = await deps.store.assets.list(principal.workspaceId, request.query);
-        return { items: page.items.map((a) => toAssetResponse(deps.config.baseUrl, a)), nextCursor: page.nextCursor };
+        return {
+          items: page.items.map((a) => toAssetResponse(deps.config.baseUrl, a)),
+          nextCursor: page.nextCursor,
+        };
       },
     );
 
@@ -77,7 +99,8 @@ export function assetRoutes(deps: AppDeps) {
         schema: {
           tags,
           security,
-          description: 'Upload an image or font: the raw file as the body, or multipart/form-data with one file.',
+          description:
+            'Upload an image or font: the raw file as the body, or multipart/form-data with one file.',
           querystring: uploadQuery,
           response: { 201: assetSchema, ...errorResponses },
         },

@@ -49,7 +49,9 @@ async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: nu
   } catch {
     // reported below
   }
-  throw new AppError('VALIDATION_FAILED', 'The image could not be decoded.', [{ path: 'body', message: 'Undecodable image' }]);
+  throw new AppError('VALIDATION_FAILED', 'The image could not be decoded.', [
+    { path: 'body', message: 'Undecodable image' },
+  ]);
 }
 
 export interface UploadInput {
@@ -66,15 +68,21 @@ export class AssetService {
 
   async upload(principal: Principal, input: UploadInput): Promise<AssetResponse> {
     if (input.bytes.length === 0) {
-      throw new AppError('VALIDATION_FAILED', 'The upload is empty.', [{ path: 'body', message: 'Empty file' }]);
+      throw new AppError('VALIDATION_FAILED', 'The upload is empty.', [
+        { path: 'body', message: 'Empty file' },
+      ]);
     }
     if (input.bytes.length > this.limits.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE');
     const sniffed = await sniff(input.bytes);
     if (!sniffed) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Assets must be PNG, JPEG, WebP, GIF, SVG, TTF, OTF, WOFF or WOFF2.');
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Assets must be PNG, JPEG, WebP, GIF, SVG, TTF, OTF, WOFF or WOFF2.',
+      );
     }
     const size = sniffed.kind === 'image' ? await imageSize(input.bytes) : null;
-    const fontFamily = sniffed.kind === 'font' ? (input.fontFamily ?? fontFamilyName(input.bytes, sniffed.mimeType)) : null;
+    const fontFamily =
+      sniffed.kind === 'font' ? (input.fontFamily ?? fontFamilyName(input.bytes, sniffed.mimeType)) : null;
     if (sniffed.kind === 'font' && !fontFamily) {
       throw new AppError('VALIDATION_FAILED', 'The font family could not be read; pass ?family=Name.', [
         { path: 'family', message: 'Required for this font' },

@@ -25,7 +25,9 @@ const SVG_MIME: SniffedFile = { kind: 'image', mimeType: 'image/svg+xml', extens
 
 /** Text that opens (after an optional BOM, XML declaration, comments and doctype) with `<svg`. */
 export function looksLikeSvg(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8').replace(/^\uFEFF/, '');
+  const head = Buffer.from(bytes.subarray(0, 4096))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const stripped = head
     .replace(/^\s*<\?xml[^>]*\?>/, '')
     .replace(/^(\s*<!--[\s\S]*?-->)*/, '')
@@ -35,7 +37,8 @@ export function looksLikeSvg(bytes: Uint8Array): boolean {
 }
 
 export async function sniff(bytes: Uint8Array): Promise<SniffedFile | null> {
+  // SVG first: file-type reports an SVG with an XML declaration as plain XML.
+  if (looksLikeSvg(bytes)) return SVG_MIME;
   const detected = await fileTypeFromBuffer(bytes);
-  if (detected) return allowed[detected.mime] ?? null;
-  return looksLikeSvg(bytes) ? SVG_MIME : null;
+  return detected ? (allowed[detected.mime] ?? null) : null;
 }

@@ -44,7 +44,9 @@ export async function authenticateApiKey(
   }
   const scopes = new Set(record.scopes);
   if (requiredScope && !scopes.has(requiredScope)) {
-    throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, { requiredScope });
+    throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, {
+      requiredScope,
+    });
   }
   return { workspaceId: workspace.id, scopes, actor: { type: 'api_key', id: record.id } };
 }

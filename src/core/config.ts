@@ -38,7 +38,10 @@ const envSchema = z.object({
   PLATEN_MAX_BODY_BYTES: positiveInt.default(5 * 1024 * 1024),
   PLATEN_MAX_ASSET_BYTES: positiveInt.default(20 * 1024 * 1024),
   PLATEN_RENDER_RATE_LIMIT: nonNegativeInt.default(600),
-  PLATEN_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  PLATEN_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   PLATEN_RENDER_WORKERS: positiveInt.optional(),
   PLATEN_RENDER_QUEUE: positiveInt.default(256),
   PLATEN_RENDER_TIMEOUT_MS: positiveInt.default(30_000),

@@ -162,6 +162,15 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
       expect((await s.get(`${base}/ws_b/ast_1`))?.bytes.toString()).toBe('b');
     });
 
+    it('treats a key that is only a prefix of other keys as absent', async () => {
+      const s = await store();
+      const parent = key('parent');
+      await s.put(`${parent}/child`, Buffer.from('c'), 'text/plain');
+      expect(await s.get(parent)).toBeNull();
+      expect(await s.getStream(parent)).toBeNull();
+      expect(await s.head(parent)).toBeNull();
+    });
+
     it('rejects bad keys on every method with a plain Error', async () => {
       const s = await store();
       for (const bad of BAD_KEYS) {

@@ -17,10 +17,13 @@ interface Paths {
   meta: string;
 }
 
-/** Absent-file errors: ENOTDIR too, since `a/b` is absent when `a` is a file. */
+/**
+ * Absent-file errors: ENOTDIR too, since `a/b` is absent when `a` is a file, and EISDIR, since `a`
+ * is absent (only a prefix of other keys) when `a/b` exists.
+ */
 function isAbsent(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
 }
 
 export class FolderFileStore implements FileStore {
@@ -72,9 +75,13 @@ export class FolderFileStore implements FileStore {
       throw error;
     }
     try {
-      const { size } = await handle.stat();
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return null;
+      }
       const contentType = await readContentType(meta);
-      return { stream: handle.createReadStream(), contentType, byteSize: size };
+      return { stream: handle.createReadStream(), contentType, byteSize: info.size };
     } catch (error) {
       await handle.close();
       throw error;

@@ -7,16 +7,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { AppError } from '../core/errors.ts';
-import { randomBase62 } from '../core/ids.ts';
 import { adminRoutes } from '../admin/routes.ts';
 import { assetRoutes } from '../assets/routes.ts';
+import { AppError } from '../core/errors.ts';
+import { randomBase62 } from '../core/ids.ts';
+import { templateRoutes } from '../templates/routes.ts';
 import { installAuth, type RegisteredRoute } from './auth-hook.ts';
 import type { AppDeps } from './context.ts';
 import { sendError } from './error-handler.ts';
 import { fileRoutes } from './file-routes.ts';
 import { healthRoutes } from './health-routes.ts';
-import { templateRoutes } from '../templates/routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -32,10 +32,14 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<BuiltApp>
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', 'No such route.')));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError('NOT_FOUND', 'No such route.')),
+  );
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -31,7 +31,11 @@ export function installAuth(app: FastifyInstance, deps: AppDeps, registry: Regis
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth === 'apiKey') {
-      request.principal = await authenticateApiKey(deps.store, request.headers, request.routeOptions.config.scope ?? null);
+      request.principal = await authenticateApiKey(
+        deps.store,
+        request.headers,
+        request.routeOptions.config.scope ?? null,
+      );
     } else if (auth === 'admin') {
       checkAdminToken(deps.config.PLATEN_ADMIN_TOKEN, request.headers.authorization);
     }

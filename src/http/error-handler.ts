@@ -65,7 +65,10 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (status === 413) return { appError: new AppError('PAYLOAD_TOO_LARGE'), unexpected: false };
   if (status === 415) return { appError: new AppError('UNSUPPORTED_MEDIA_TYPE'), unexpected: false };
   if (status >= 400 && status < 500) {
-    return { appError: new AppError('VALIDATION_FAILED', 'The request could not be read.'), unexpected: false };
+    return {
+      appError: new AppError('VALIDATION_FAILED', 'The request could not be read.'),
+      unexpected: false,
+    };
   }
   return { appError: new AppError('INTERNAL'), unexpected: true };
 }

@@ -12,7 +12,8 @@ export function fileRoutes({ files }: AppDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get('/files/*', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
-      if (!KEY_SHAPE.test(key) || key.includes('..')) throw new AppError('NOT_FOUND', 'The file was not found.');
+      if (!KEY_SHAPE.test(key) || key.includes('..'))
+        throw new AppError('NOT_FOUND', 'The file was not found.');
       const file = await files.getStream(key);
       if (!file) throw new AppError('NOT_FOUND', 'The file was not found.');
       return reply

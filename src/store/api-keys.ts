@@ -63,7 +63,11 @@ export class ApiKeyRepository {
   /** The active key matching `key`, or null (unknown or revoked). */
   async findActive(key: string): Promise<ApiKeyRecord | null> {
     const hash = sha256Hex(key);
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', hash)
+      .executeTakeFirst();
     if (!row || !constantTimeEqual(row.key_hash, hash) || row.revoked_at) return null;
     return toRecord(row);
   }

@@ -85,10 +85,17 @@ export class AssetRepository {
     if (page.cursor) {
       const { createdAt, id } = decodeCursor(page.cursor);
       query = query.where((eb) =>
-        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+        eb.or([
+          eb('created_at', '<', createdAt),
+          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
+        ]),
       );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toAsset);
   }
 

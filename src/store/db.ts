@@ -5,7 +5,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
 import type { Database } from './schema.ts';
@@ -77,6 +84,8 @@ async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+    throw new Error(
+      `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
   }
 }

@@ -6,7 +6,11 @@ export class MetaRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(key: string): Promise<string | null> {
-    const row = await this.db.selectFrom('platen_meta').select('value').where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('platen_meta')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
     return row?.value ?? null;
   }
 

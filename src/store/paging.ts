@@ -29,7 +29,9 @@ export function decodeCursor(cursor: string): CursorPosition {
   } catch {
     // falls through to the validation error below
   }
-  throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [{ path: 'cursor', message: 'Invalid cursor' }]);
+  throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [
+    { path: 'cursor', message: 'Invalid cursor' },
+  ]);
 }
 
 /** Given limit+1 rows, returns the page and the cursor of its last item when more follow. */

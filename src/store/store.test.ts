@@ -6,123 +6,188 @@ import type { Store } from './index.ts';
 import { changeCredits } from './workspaces.ts';
 
 for (const backend of backends) {
-  describe.skipIf(backend.skip)(`store on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`, () => {
-    let database: TestDatabase;
-    let store: Store;
+  describe.skipIf(backend.skip)(
+    `store on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`,
+    () => {
+      let database: TestDatabase;
+      let store: Store;
 
-    beforeEach(async () => {
-      database = testDatabase(backend.name);
-      store = await database.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await database.destroy();
-    });
+      beforeEach(async () => {
+        database = testDatabase(backend.name);
+        store = await database.open();
+      });
+      afterEach(async () => {
+        await store.close();
+        await database.destroy();
+      });
 
-    it('creates a workspace with an initial grant recorded in the ledger', async () => {
-      const ws = await store.workspaces.create({ name: 'acme', credits: 7, actor: 'test' });
-      expect(ws).toMatchObject({ name: 'acme', creditBalance: 7, suspended: false });
-      expect(ws.id).toMatch(/^ws_/);
-      const ledger = await store.workspaces.ledger(ws.id);
-      expect(ledger.map((e) => [e.delta, e.balanceAfter])).toEqual([[7, 7]]);
-    });
+      it('creates a workspace with an initial grant recorded in the ledger', async () => {
+        const ws = await store.workspaces.create({ name: 'acme', credits: 7, actor: 'test' });
+        expect(ws).toMatchObject({ name: 'acme', creditBalance: 7, suspended: false });
+        expect(ws.id).toMatch(/^ws_/);
+        const ledger = await store.workspaces.ledger(ws.id);
+        expect(ledger.map((e) => [e.delta, e.balanceAfter])).toEqual([[7, 7]]);
+      });
 
-    it('never lets a debit take the balance below zero, even when many race', async () => {
-      const ws = await store.workspaces.create({ name: 'race', credits: 5, actor: 'test' });
-      const { db } = store.handle;
-      const attempts = Array.from({ length: 20 }, () =>
-        db.transaction().execute((trx) => changeCredits(trx, { workspaceId: ws.id, delta: -1, reason: 'render', actor: 'test' })),
-      );
-      const results = await Promise.all(attempts);
-      expect(results.filter((r) => r !== null)).toHaveLength(5);
-      expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(0);
-      const ledger = await store.workspaces.ledger(ws.id);
-      expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(0);
-      expect(ledger.at(-1)?.balanceAfter).toBe(0);
-    });
+      it('never lets a debit take the balance below zero, even when many race', async () => {
+        const ws = await store.workspaces.create({ name: 'race', credits: 5, actor: 'test' });
+        const { db } = store.handle;
+        const attempts = Array.from({ length: 20 }, () =>
+          db
+            .transaction()
+            .execute((trx) =>
+              changeCredits(trx, { workspaceId: ws.id, delta: -1, reason: 'render', actor: 'test' }),
+            ),
+        );
+        const results = await Promise.all(attempts);
+        expect(results.filter((r) => r !== null)).toHaveLength(5);
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(0);
+        const ledger = await store.workspaces.ledger(ws.id);
+        expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(0);
+        expect(ledger.at(-1)?.balanceAfter).toBe(0);
+      });
 
-    it('refuses an operator withdrawal beyond the balance', async () => {
-      const ws = await store.workspaces.create({ name: 'w', credits: 2, actor: 'test' });
-      await expect(store.workspaces.adjustCredits(ws.id, -3, 'x', 'op')).rejects.toMatchObject({ code: 'CONFLICT' });
-      expect(await store.workspaces.adjustCredits(ws.id, -2, 'x', 'op')).toBe(0);
-    });
+      it('refuses an operator withdrawal beyond the balance', async () => {
+        const ws = await store.workspaces.create({ name: 'w', credits: 2, actor: 'test' });
+        await expect(store.workspaces.adjustCredits(ws.id, -3, 'x', 'op')).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
+        expect(await store.workspaces.adjustCredits(ws.id, -2, 'x', 'op')).toBe(0);
+      });
 
-    it('suspends and renames a workspace', async () => {
-      const ws = await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' });
-      const updated = await store.workspaces.update(ws.id, { suspended: true, name: 'w2' });
-      expect(updated).toMatchObject({ suspended: true, name: 'w2' });
-      await expect(store.workspaces.update('ws_missingmissingmissing', { name: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    });
+      it('suspends and renames a workspace', async () => {
+        const ws = await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' });
+        const updated = await store.workspaces.update(ws.id, { suspended: true, name: 'w2' });
+        expect(updated).toMatchObject({ suspended: true, name: 'w2' });
+        await expect(
+          store.workspaces.update('ws_missingmissingmissing', { name: 'x' }),
+        ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      });
 
-    it('stores API keys hashed, finds them by the clear key, and forgets revoked ones', async () => {
-      const ws = await store.workspaces.create({ name: 'k', credits: 0, actor: 'test' });
-      const created = await store.apiKeys.create({ workspaceId: ws.id, name: 'ci', scopes: ['template:read'] });
-      expect(created.key).toMatch(/^plt_[0-9A-Za-z]{32,}$/);
-      expect(created.prefix).toBe(`${created.key.slice(0, 8)}…`);
-      const rows = await store.handle.db.selectFrom('api_keys').selectAll().execute();
-      expect(JSON.stringify(rows)).not.toContain(created.key);
-      expect((await store.apiKeys.findActive(created.key))?.scopes).toEqual(['template:read']);
-      expect(await store.apiKeys.findActive(`${created.key}x`)).toBeNull();
-      await store.apiKeys.revoke(created.id);
-      expect(await store.apiKeys.findActive(created.key)).toBeNull();
-      expect((await store.apiKeys.list(ws.id))[0]?.revokedAt).not.toBeNull();
-    });
+      it('stores API keys hashed, finds them by the clear key, and forgets revoked ones', async () => {
+        const ws = await store.workspaces.create({ name: 'k', credits: 0, actor: 'test' });
+        const created = await store.apiKeys.create({
+          workspaceId: ws.id,
+          name: 'ci',
+          scopes: ['template:read'],
+        });
+        expect(created.key).toMatch(/^plt_[0-9A-Za-z]{32,}$/);
+        expect(created.prefix).toBe(`${created.key.slice(0, 8)}…`);
+        const rows = await store.handle.db.selectFrom('api_keys').selectAll().execute();
+        expect(JSON.stringify(rows)).not.toContain(created.key);
+        expect((await store.apiKeys.findActive(created.key))?.scopes).toEqual(['template:read']);
+        expect(await store.apiKeys.findActive(`${created.key}x`)).toBeNull();
+        await store.apiKeys.revoke(created.id);
+        expect(await store.apiKeys.findActive(created.key)).toBeNull();
+        expect((await store.apiKeys.list(ws.id))[0]?.revokedAt).not.toBeNull();
+      });
 
-    it('saves templates with revisions and refuses a stale expected revision', async () => {
-      const ws = await store.workspaces.create({ name: 't', credits: 0, actor: 'test' });
-      const t = await store.templates.create({ workspaceId: ws.id, name: 'a', document: createBlankDocument(100, 50) });
-      expect(t).toMatchObject({ revision: 1, width: 100, height: 50, pageCount: 1, shared: false, ownerUserId: null });
-      const saved = await store.templates.saveDocument(t.id, { document: createBlankDocument(200, 80), expectedRevision: 1 });
-      expect(saved).toMatchObject({ revision: 2, width: 200 });
-      await expect(
-        store.templates.saveDocument(t.id, { document: createBlankDocument(1, 1), expectedRevision: 1 }),
-      ).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
-      const meta = await store.templates.updateMeta(t.id, { name: 'b', shared: true });
-      expect(meta).toMatchObject({ name: 'b', shared: true, revision: 2 });
-      await store.templates.delete(t.id);
-      expect(await store.templates.get(t.id)).toBeNull();
-    });
+      it('saves templates with revisions and refuses a stale expected revision', async () => {
+        const ws = await store.workspaces.create({ name: 't', credits: 0, actor: 'test' });
+        const t = await store.templates.create({
+          workspaceId: ws.id,
+          name: 'a',
+          document: createBlankDocument(100, 50),
+        });
+        expect(t).toMatchObject({
+          revision: 1,
+          width: 100,
+          height: 50,
+          pageCount: 1,
+          shared: false,
+          ownerUserId: null,
+        });
+        const saved = await store.templates.saveDocument(t.id, {
+          document: createBlankDocument(200, 80),
+          expectedRevision: 1,
+        });
+        expect(saved).toMatchObject({ revision: 2, width: 200 });
+        await expect(
+          store.templates.saveDocument(t.id, { document: createBlankDocument(1, 1), expectedRevision: 1 }),
+        ).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+        const meta = await store.templates.updateMeta(t.id, { name: 'b', shared: true });
+        expect(meta).toMatchObject({ name: 'b', shared: true, revision: 2 });
+        await store.templates.delete(t.id);
+        expect(await store.templates.get(t.id)).toBeNull();
+      });
 
-    it('pages through templates newest first with an opaque cursor, per workspace', async () => {
-      const ws = await store.workspaces.create({ name: 'p', credits: 0, actor: 'test' });
-      const other = await store.workspaces.create({ name: 'o', credits: 0, actor: 'test' });
-      await store.templates.create({ workspaceId: other.id, name: 'foreign', document: createBlankDocument(10, 10) });
-      const ids: string[] = [];
-      for (let i = 0; i < 5; i++) {
-        ids.push((await store.templates.create({ workspaceId: ws.id, name: `t${i}`, document: createBlankDocument(10, 10) })).id);
-      }
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await store.templates.list(ws.id, { limit: 2, cursor });
-        seen.push(...page.items.map((t) => t.id));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      expect(seen.sort()).toEqual([...ids].sort());
-    });
+      it('pages through templates newest first with an opaque cursor, per workspace', async () => {
+        const ws = await store.workspaces.create({ name: 'p', credits: 0, actor: 'test' });
+        const other = await store.workspaces.create({ name: 'o', credits: 0, actor: 'test' });
+        await store.templates.create({
+          workspaceId: other.id,
+          name: 'foreign',
+          document: createBlankDocument(10, 10),
+        });
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          ids.push(
+            (
+              await store.templates.create({
+                workspaceId: ws.id,
+                name: `t${i}`,
+                document: createBlankDocument(10, 10),
+              })
+            ).id,
+          );
+        }
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.templates.list(ws.id, { limit: 2, cursor });
+          seen.push(...page.items.map((t) => t.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(seen.sort()).toEqual([...ids].sort());
+      });
 
-    it('keeps assets per workspace and lists fonts', async () => {
-      const ws = await store.workspaces.create({ name: 'a', credits: 0, actor: 'test' });
-      const base = { workspaceId: ws.id, byteSize: 3, width: null, height: null, createdAt: new Date().toISOString() };
-      await store.assets.create({ ...base, id: 'ast_aaaaaaaaaaaaaaaaaaaaaa', kind: 'font', mimeType: 'font/ttf', fontFamily: 'X', fileKey: 'assets/a/b/c' });
-      await store.assets.create({ ...base, id: 'ast_bbbbbbbbbbbbbbbbbbbbbb', kind: 'image', mimeType: 'image/png', fontFamily: null, fileKey: 'assets/a/b/d' });
-      expect((await store.assets.fonts(ws.id)).map((a) => a.fontFamily)).toEqual(['X']);
-      expect((await store.assets.list(ws.id, { limit: 10 })).items).toHaveLength(2);
-      expect(await store.assets.getMany(ws.id, ['ast_bbbbbbbbbbbbbbbbbbbbbb'])).toHaveLength(1);
-    });
+      it('keeps assets per workspace and lists fonts', async () => {
+        const ws = await store.workspaces.create({ name: 'a', credits: 0, actor: 'test' });
+        const base = {
+          workspaceId: ws.id,
+          byteSize: 3,
+          width: null,
+          height: null,
+          createdAt: new Date().toISOString(),
+        };
+        await store.assets.create({
+          ...base,
+          id: 'ast_aaaaaaaaaaaaaaaaaaaaaa',
+          kind: 'font',
+          mimeType: 'font/ttf',
+          fontFamily: 'X',
+          fileKey: 'assets/a/b/c',
+        });
+        await store.assets.create({
+          ...base,
+          id: 'ast_bbbbbbbbbbbbbbbbbbbbbb',
+          kind: 'image',
+          mimeType: 'image/png',
+          fontFamily: null,
+          fileKey: 'assets/a/b/d',
+        });
+        expect((await store.assets.fonts(ws.id)).map((a) => a.fontFamily)).toEqual(['X']);
+        expect((await store.assets.list(ws.id, { limit: 10 })).items).toHaveLength(2);
+        expect(await store.assets.getMany(ws.id, ['ast_bbbbbbbbbbbbbbbbbbbbbb'])).toHaveLength(1);
+      });
 
-    it('lets exactly one claimant take a meta claim', async () => {
-      const results = await Promise.all([store.meta.claim('boot', '1'), store.meta.claim('boot', '2')]);
-      expect(results.filter(Boolean)).toHaveLength(1);
-    });
+      it('lets exactly one claimant take a meta claim', async () => {
+        const results = await Promise.all([store.meta.claim('boot', '1'), store.meta.claim('boot', '2')]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
 
-    it('keeps everything across a restart (close and reopen)', async () => {
-      const ws = await store.workspaces.create({ name: 'r', credits: 3, actor: 'test' });
-      const t = await store.templates.create({ workspaceId: ws.id, name: 'kept', document: createBlankDocument(10, 10) });
-      await store.close();
-      store = await database.open();
-      expect((await store.workspaces.get(ws.id))?.creditBalance).toBe(3);
-      expect((await store.templates.get(t.id))?.name).toBe('kept');
-    });
-  });
+      it('keeps everything across a restart (close and reopen)', async () => {
+        const ws = await store.workspaces.create({ name: 'r', credits: 3, actor: 'test' });
+        const t = await store.templates.create({
+          workspaceId: ws.id,
+          name: 'kept',
+          document: createBlankDocument(10, 10),
+        });
+        await store.close();
+        store = await database.open();
+        expect((await store.workspaces.get(ws.id))?.creditBalance).toBe(3);
+        expect((await store.templates.get(t.id))?.name).toBe('kept');
+      });
+    },
+  );
 }

@@ -99,7 +99,11 @@ export class TemplateRepository {
     return row ? withDocument(row) : null;
   }
 
-  async list(workspaceId: string, page: PageRequest, visibility: TemplateVisibility = {}): Promise<Page<TemplateRecord>> {
+  async list(
+    workspaceId: string,
+    page: PageRequest,
+    visibility: TemplateVisibility = {},
+  ): Promise<Page<TemplateRecord>> {
     let query = this.db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId);
     if (visibility.ownerUserId !== undefined) {
       const owner = visibility.ownerUserId;
@@ -111,10 +115,17 @@ export class TemplateRepository {
     if (page.cursor) {
       const { createdAt, id } = decodeCursor(page.cursor);
       query = query.where((eb) =>
-        eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]),
+        eb.or([
+          eb('created_at', '<', createdAt),
+          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
+        ]),
       );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     return toPage(rows, page.limit, toRecord);
   }
 

@@ -53,7 +53,10 @@ export interface CreditChange {
 export async function changeCredits(trx: Db, change: CreditChange): Promise<number | null> {
   const updated = await trx
     .updateTable('workspaces')
-    .set((eb) => ({ credit_balance: eb('credit_balance', '+', change.delta), updated_at: new Date().toISOString() }))
+    .set((eb) => ({
+      credit_balance: eb('credit_balance', '+', change.delta),
+      updated_at: new Date().toISOString(),
+    }))
     .where('id', '=', change.workspaceId)
     .where('credit_balance', '>=', change.delta < 0 ? -change.delta : 0)
     .returning('credit_balance')
@@ -88,7 +91,12 @@ export class WorkspaceRepository {
         .values({ id, name: input.name, credit_balance: 0, suspended: 0, created_at: now, updated_at: now })
         .execute();
       if (input.credits > 0) {
-        await changeCredits(trx, { workspaceId: id, delta: input.credits, reason: 'initial grant', actor: input.actor });
+        await changeCredits(trx, {
+          workspaceId: id,
+          delta: input.credits,
+          reason: 'initial grant',
+          actor: input.actor,
+        });
       }
     });
     return this.getOrThrow(id);
@@ -106,7 +114,12 @@ export class WorkspaceRepository {
   }
 
   async list(): Promise<Workspace[]> {
-    const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toWorkspace);
   }
 
@@ -134,7 +147,9 @@ export class WorkspaceRepository {
       .transaction()
       .execute((trx) => changeCredits(trx, { workspaceId: id, delta: amount, reason, actor }));
     if (balance === null) {
-      throw new AppError('CONFLICT', 'The withdrawal exceeds the credit balance.', { creditBalance: (await this.getOrThrow(id)).creditBalance });
+      throw new AppError('CONFLICT', 'The withdrawal exceeds the credit balance.', {
+        creditBalance: (await this.getOrThrow(id)).creditBalance,
+      });
     }
     return balance;
   }

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/principal.ts';
-import { errorResponses } from '../http/openapi.ts';
 import type { AppDeps } from '../http/context.ts';
+import { errorResponses } from '../http/openapi.ts';
 import {
   createTemplateBody,
   listQuery,
@@ -14,7 +14,14 @@ import {
   templateListSchema,
   templateWithDocumentSchema,
 } from './schemas.ts';
-import { documentFromCreate, etagOf, loadTemplate, parseIfMatch, toResponse, validateDocument } from './service.ts';
+import {
+  documentFromCreate,
+  etagOf,
+  loadTemplate,
+  parseIfMatch,
+  toResponse,
+  validateDocument,
+} from './service.ts';
 
 const tags = ['templates'];
 const security = [{ apiKey: [] }];
@@ -27,7 +34,12 @@ export function templateRoutes({ store }: AppDeps) {
       '/v1/templates',
       {
         config: { auth: 'apiKey', scope: 'template:read' },
-        schema: { tags, security, querystring: listQuery, response: { 200: templateListSchema, ...errorResponses } },
+        schema: {
+          tags,
+          security,
+          querystring: listQuery,
+          response: { 200: templateListSchema, ...errorResponses },
+        },
       },
       async (request) => {
         const principal = requirePrincipal(request.principal);
@@ -39,7 +51,12 @@ export function templateRoutes({ store }: AppDeps) {
       '/v1/templates',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: { tags, security, body: createTemplateBody, response: { 201: templateWithDocumentSchema, ...errorResponses } },
+        schema: {
+          tags,
+          security,
+          body: createTemplateBody,
+          response: { 201: templateWithDocumentSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         const principal = requirePrincipal(request.principal);
@@ -59,7 +76,12 @@ export function templateRoutes({ store }: AppDeps) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:read' },
-        schema: { tags, security, params: templateIdParams, response: { 200: templateWithDocumentSchema, ...errorResponses } },
+        schema: {
+          tags,
+          security,
+          params: templateIdParams,
+          response: { 200: templateWithDocumentSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         const template = await loadTemplate(store, requirePrincipal(request.principal), request.params.id);
@@ -100,7 +122,13 @@ export function templateRoutes({ store }: AppDeps) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: { tags, security, params: templateIdParams, body: patchTemplateBody, response: { 200: templateWithDocumentSchema, ...errorResponses } },
+        schema: {
+          tags,
+          security,
+          params: templateIdParams,
+          body: patchTemplateBody,
+          response: { 200: templateWithDocumentSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         const principal = requirePrincipal(request.principal);

@@ -39,17 +39,25 @@ export const createTemplateBody = z
   .superRefine((body, ctx) => {
     if (body.document) {
       if (body.width !== undefined || body.height !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['document'], message: 'Give either document or width and height' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['document'],
+          message: 'Give either document or width and height',
+        });
       }
       return;
     }
-    if (body.width === undefined) ctx.addIssue({ code: 'custom', path: ['width'], message: 'Required without document' });
-    if (body.height === undefined) ctx.addIssue({ code: 'custom', path: ['height'], message: 'Required without document' });
+    if (body.width === undefined)
+      ctx.addIssue({ code: 'custom', path: ['width'], message: 'Required without document' });
+    if (body.height === undefined)
+      ctx.addIssue({ code: 'custom', path: ['height'], message: 'Required without document' });
   });
 
 export const saveTemplateBody = z.object({ document: documentField, name: nameField.optional() }).strict();
 
-export const patchTemplateBody = z.object({ name: nameField.optional(), shared: z.boolean().optional() }).strict();
+export const patchTemplateBody = z
+  .object({ name: nameField.optional(), shared: z.boolean().optional() })
+  .strict();
 
 export const listQuery = z
   .object({
@@ -58,6 +66,9 @@ export const listQuery = z
   })
   .strict();
 
-export const templateListSchema = z.object({ items: z.array(templateRecordSchema), nextCursor: z.string().nullable() });
+export const templateListSchema = z.object({
+  items: z.array(templateRecordSchema),
+  nextCursor: z.string().nullable(),
+});
 
 export type CreateTemplateBody = z.infer<typeof createTemplateBody>;

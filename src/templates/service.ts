@@ -27,13 +27,21 @@ export function validateDocument(input: unknown): DesignDocument {
   throw new AppError('VALIDATION_FAILED', 'The design document is not valid.', issues);
 }
 
-export function documentFromCreate(body: { document?: unknown; width?: number; height?: number }): DesignDocument {
+export function documentFromCreate(body: {
+  document?: unknown;
+  width?: number;
+  height?: number;
+}): DesignDocument {
   if (body.document !== undefined) return validateDocument(body.document);
   return createBlankDocument(body.width ?? 1080, body.height ?? 1080);
 }
 
 /** The template, if it exists and is the principal's: 404 when absent or malformed, 403 when foreign. */
-export async function loadTemplate(store: Store, principal: Principal, id: string): Promise<TemplateWithDocument> {
+export async function loadTemplate(
+  store: Store,
+  principal: Principal,
+  id: string,
+): Promise<TemplateWithDocument> {
   const template = isIdOf('template', id) ? await store.templates.get(id) : null;
   if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
   assertSameWorkspace(principal, template.workspaceId);

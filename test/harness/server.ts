@@ -2,6 +2,7 @@
  * A real Platen app on 127.0.0.1 with a real database and real files, for HTTP tests. Also
  * helpers for the operator API and authenticated requests.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
@@ -11,8 +12,26 @@ import type { RegisteredRoute } from '../../src/http/auth-hook.ts';
 import type { Store } from '../../src/store/index.ts';
 import { type BackendName, testDatabase } from './backends.ts';
 
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const ALL_SCOPES = ['template:read', 'template:write', 'render:write', 'asset:read', 'asset:write'] as const;
+export const ALL_SCOPES = [
+  'template:read',
+  'template:write',
+  'render:write',
+  'asset:read',
+  'asset:write',
+] as const;
 
 export interface TestServer {
   base: string;
@@ -24,7 +43,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(backend: BackendName = 'sqlite', env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  backend: BackendName = 'sqlite',
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
   const database = testDatabase(backend);
   const store = await database.open();
   const config = loadConfig({
@@ -33,17 +57,13 @@ export async function startTestServer(backend: BackendName = 'sqlite', env: Reco
     PLATEN_LOG_LEVEL: 'silent',
     PLATEN_RENDER_RATE_LIMIT: '0',
     PLATEN_ALLOW_PRIVATE_URLS: 'true',
+    PLATEN_BASE_URL: base,
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });
   const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
   const { app, routes } = await buildApp({ config, store, files }, createLogger('silent'));
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const base = `http://127.0.0.1:${port}`;
-  // Capability URLs must point at this server.
-  config.baseUrl = base;
+  await app.listen({ port, host: '127.0.0.1' });
   return {
     base,
     app,
@@ -75,13 +95,19 @@ export async function http(
   options: { body?: unknown; raw?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | Uint8Array | undefined;
-  if (options.raw !== undefined) body = options.raw;
+  let body: string | Buffer | undefined;
+  if (options.raw !== undefined)
+    body = typeof options.raw === 'string' ? options.raw : Buffer.from(options.raw);
   else if (options.body !== undefined) {
     headers['content-type'] ??= 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: body as BodyInit | undefined,
+    redirect: 'manual',
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: unknown;
   try {
@@ -108,13 +134,20 @@ export async function workspaceWithKey(
   base: string,
   options: { credits?: number; scopes?: readonly string[]; name?: string } = {},
 ): Promise<WorkspaceWithKey> {
-  const ws = await admin(base, 'POST', '/workspaces', { name: options.name ?? 'test', credits: options.credits ?? 100 });
+  const ws = await admin(base, 'POST', '/workspaces', {
+    name: options.name ?? 'test',
+    credits: options.credits ?? 100,
+  });
   if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.bytes.toString()}`);
   const key = await keyFor(base, ws.json.id, options.scopes ?? ALL_SCOPES);
   return { workspaceId: ws.json.id, key: key.key, keyId: key.id };
 }
 
-export async function keyFor(base: string, workspaceId: string, scopes: readonly string[]): Promise<{ key: string; id: string }> {
+export async function keyFor(
+  base: string,
+  workspaceId: string,
+  scopes: readonly string[],
+): Promise<{ key: string; id: string }> {
   const k = await admin(base, 'POST', `/workspaces/${workspaceId}/api-keys`, { name: 'k', scopes });
   if (k.status !== 201) throw new Error(`key: ${k.status} ${k.bytes.toString()}`);
   return { key: k.json.key, id: k.json.id };

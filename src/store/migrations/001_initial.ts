@@ -47,7 +47,11 @@ export function initialMigration(dialect: Dialect) {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('templates_workspace_page').on('templates').columns(['workspace_id', 'id']).execute();
+      await db.schema
+        .createIndex('templates_workspace_page')
+        .on('templates')
+        .columns(['workspace_id', 'id'])
+        .execute();
 
       await db.schema
         .createTable('assets')
@@ -62,7 +66,11 @@ export function initialMigration(dialect: Dialect) {
         .addColumn('file_key', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('assets_workspace_page').on('assets').columns(['workspace_id', 'id']).execute();
+      await db.schema
+        .createIndex('assets_workspace_page')
+        .on('assets')
+        .columns(['workspace_id', 'id'])
+        .execute();
 
       await db.schema
         .createTable('renders')
@@ -82,12 +90,18 @@ export function initialMigration(dialect: Dialect) {
         .addColumn('finished_at', 'text')
         .addColumn('expired', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createIndex('renders_identity').on('renders').columns(['workspace_id', 'identity_hash']).execute();
+      await db.schema
+        .createIndex('renders_identity')
+        .on('renders')
+        .columns(['workspace_id', 'identity_hash'])
+        .execute();
       await db.schema.createIndex('renders_status').on('renders').columns(['status', 'created_at']).execute();
 
       await db.schema
         .createTable('credit_ledger')
-        .addColumn('seq', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('seq', serial, (c) =>
+          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
         .addColumn('id', 'text', (c) => c.notNull().unique())
         .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
         .addColumn('delta', 'integer', (c) => c.notNull())
@@ -97,7 +111,11 @@ export function initialMigration(dialect: Dialect) {
         .addColumn('render_id', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('ledger_workspace').on('credit_ledger').columns(['workspace_id', 'seq']).execute();
+      await db.schema
+        .createIndex('ledger_workspace')
+        .on('credit_ledger')
+        .columns(['workspace_id', 'seq'])
+        .execute();
 
       await db.schema
         .createTable('platen_meta')

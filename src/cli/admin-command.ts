@@ -1,0 +1,97 @@
+/**
+ * `platen admin`: the operator API from a shell. Reads PLATEN_BASE_URL (or --url) and
+ * PLATEN_ADMIN_TOKEN (or --token); prints the JSON answer; exits 1 on an error answer.
+ */
+import { option, parseArgs } from './args.ts';
+
+const help = `platen admin — operator API (/admin/v1)
+  workspaces create --name NAME [--credits N]
+  workspaces list
+  workspaces get WORKSPACE_ID
+  workspaces update WORKSPACE_ID [--name NAME] [--suspended true|false]
+  credits add WORKSPACE_ID AMOUNT [--reason TEXT]      (a negative AMOUNT withdraws)
+  ledger WORKSPACE_ID
+  keys create WORKSPACE_ID --scopes template:read,render:write [--name NAME]
+  keys list WORKSPACE_ID
+  keys revoke KEY_ID
+Options: --url BASE_URL (default $PLATEN_BASE_URL or http://localhost:$PORT), --token TOKEN (default $PLATEN_ADMIN_TOKEN)`;
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+function resolveCall(words: string[], args: ReturnType<typeof parseArgs>): Call | null {
+  const [resource, action, id, extra] = words;
+  const name = option(args, 'name');
+  switch (`${resource} ${action}`) {
+    case 'workspaces create': {
+      const credits = option(args, 'credits');
+      return {
+        method: 'POST',
+        path: '/workspaces',
+        body: { name, ...(credits ? { credits: Number(credits) } : {}) },
+      };
+    }
+    case 'workspaces list':
+      return { method: 'GET', path: '/workspaces' };
+    case 'workspaces get':
+      return id ? { method: 'GET', path: `/workspaces/${id}` } : null;
+    case 'workspaces update': {
+      const suspended = option(args, 'suspended');
+      const body = { ...(name ? { name } : {}), ...(suspended ? { suspended: suspended === 'true' } : {}) };
+      return id ? { method: 'PATCH', path: `/workspaces/${id}`, body } : null;
+    }
+    case 'credits add': {
+      const reason = option(args, 'reason');
+      return id && extra
+        ? {
+            method: 'POST',
+            path: `/workspaces/${id}/credits`,
+            body: { amount: Number(extra), ...(reason ? { reason } : {}) },
+          }
+        : null;
+    }
+    case 'keys create': {
+      const scopes = (option(args, 'scopes') ?? '').split(',').filter(Boolean);
+      return id
+        ? { method: 'POST', path: `/workspaces/${id}/api-keys`, body: { scopes, ...(name ? { name } : {}) } }
+        : null;
+    }
+    case 'keys list':
+      return id ? { method: 'GET', path: `/workspaces/${id}/api-keys` } : null;
+    case 'keys revoke':
+      return id ? { method: 'DELETE', path: `/api-keys/${id}` } : null;
+    default:
+      if (resource === 'ledger' && action) return { method: 'GET', path: `/workspaces/${action}/ledger` };
+      return null;
+  }
+}
+
+export async function runAdminCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const call = resolveCall(args.positionals, args);
+  if (!call) {
+    process.stdout.write(`${help}\n`);
+    return args.positionals[0] === 'help' || args.positionals.length === 0 ? 0 : 2;
+  }
+  const base = (
+    option(args, 'url') ??
+    process.env.PLATEN_BASE_URL ??
+    `http://localhost:${process.env.PORT ?? 3000}`
+  ).replace(/\/+$/, '');
+  const token = option(args, 'token') ?? process.env.PLATEN_ADMIN_TOKEN ?? '';
+  const response = await fetch(`${base}/admin/v1${call.path}`, {
+    method: call.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(call.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: call.body ? JSON.stringify(call.body) : undefined,
+  });
+  const text = await response.text();
+  if (text) process.stdout.write(`${text.trim()}\n`);
+  else process.stdout.write(`${response.status}\n`);
+  return response.ok ? 0 : 1;
+}

@@ -1,0 +1,180 @@
+/**
+ * The shared security suite: every route registered with API-key auth is driven with no key, a
+ * malformed key, a revoked key, a suspended workspace, another workspace (resource and
+ * X-Workspace-Id) and each missing scope. A new route without a sample here fails the suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../src/http/auth-hook.ts';
+import { PNG_1X1, simpleDocument } from './fixtures/samples.ts';
+import {
+  ALL_SCOPES,
+  admin,
+  bearer,
+  http,
+  keyFor,
+  startTestServer,
+  type TestServer,
+  workspaceWithKey,
+} from './harness/server.ts';
+
+interface Sample {
+  body?: unknown;
+  raw?: Buffer;
+  headers?: Record<string, string>;
+}
+
+/** A request that would succeed for the resource owner, per route. */
+const samples: Record<string, Sample> = {
+  'GET /v1/templates': {},
+  'POST /v1/templates': { body: { name: 'n', width: 10, height: 10 } },
+  'GET /v1/templates/:id': {},
+  'PUT /v1/templates/:id': { body: { document: simpleDocument() } },
+  'PATCH /v1/templates/:id': { body: { name: 'renamed' } },
+  'DELETE /v1/templates/:id': {},
+  'POST /v1/templates/:id/render': { body: { format: 'png' } },
+  'GET /v1/renders/:id': {},
+  'GET /v1/assets': {},
+  'POST /v1/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
+  'GET /v1/assets/:id': {},
+  'DELETE /v1/assets/:id': {},
+};
+
+let server: TestServer;
+let owner: { workspaceId: string; key: string; keyId: string };
+let other: { workspaceId: string; key: string };
+let suspendedKey: string;
+let revokedKey: string;
+const resourceIds: Record<string, string> = {};
+
+function pathFor(route: RegisteredRoute): string {
+  const kind = route.url.split('/')[2] ?? '';
+  return route.url.replace(':id', resourceIds[kind] ?? 'missing');
+}
+
+async function call(route: RegisteredRoute, headers: Record<string, string>) {
+  const sample = samples[`${route.method} ${route.url}`] ?? {};
+  return http(server.base, route.method, pathFor(route), {
+    body: sample.body,
+    raw: sample.raw,
+    headers: { ...sample.headers, ...headers },
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await workspaceWithKey(server.base);
+  other = await workspaceWithKey(server.base);
+  const suspended = await workspaceWithKey(server.base);
+  suspendedKey = suspended.key;
+  await admin(server.base, 'PATCH', `/workspaces/${suspended.workspaceId}`, { suspended: true });
+  const revoked = await keyFor(server.base, owner.workspaceId, ALL_SCOPES);
+  revokedKey = revoked.key;
+  await admin(server.base, 'DELETE', `/api-keys/${revoked.id}`);
+  const t = await http(server.base, 'POST', '/v1/templates', {
+    body: { name: 't', document: simpleDocument() },
+    headers: bearer(owner.key),
+  });
+  resourceIds.templates = t.json.id;
+  const a = await http(server.base, 'POST', '/v1/assets', {
+    raw: PNG_1X1,
+    headers: { ...bearer(owner.key), 'content-type': 'image/png' },
+  });
+  resourceIds.assets = a.json.id;
+});
+afterAll(() => server.close());
+
+describe('the shared security suite', () => {
+  it('covers every API-key route with a sample request', () => {
+    const apiRoutes = server.routes.filter((r) => r.auth === 'apiKey');
+    expect(apiRoutes.length).toBeGreaterThan(5);
+    for (const route of apiRoutes)
+      expect(samples, `sample for ${route.method} ${route.url}`).toHaveProperty([
+        `${route.method} ${route.url}`,
+      ]);
+    for (const route of server.routes.filter((r) => r.url.startsWith('/v1/'))) {
+      expect(['apiKey', 'none', 'embedSession', 'oauth'], `${route.method} ${route.url}`).toContain(
+        route.auth,
+      );
+    }
+  });
+
+  it('answers every route without a key, or with a malformed or revoked one, 403 INVALID_API_KEY', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey')) {
+      for (const headers of <Record<string, string>[]>[
+        {},
+        bearer('nonsense'),
+        { 'x-api-key': 'plt_short' },
+        bearer(`plt_${'x'.repeat(40)}`),
+        bearer(revokedKey),
+        { authorization: 'Basic abc' },
+      ]) {
+        const res = await call(route, headers);
+        expect([route.method, route.url, res.status, res.json?.error?.code]).toEqual([
+          route.method,
+          route.url,
+          403,
+          'INVALID_API_KEY',
+        ]);
+        expect(res.json.error.requestId).toMatch(/^req_/);
+      }
+    }
+  });
+
+  it('answers a suspended workspace 403 SUBSCRIPTION_SUSPENDED on every route', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey')) {
+      const res = await call(route, bearer(suspendedKey));
+      expect([route.url, res.json?.error?.code]).toEqual([route.url, 'SUBSCRIPTION_SUSPENDED']);
+    }
+  });
+
+  it('answers a named other workspace (X-Workspace-Id) 403 WORKSPACE_MISMATCH on every route', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey')) {
+      const res = await call(route, { ...bearer(owner.key), 'x-workspace-id': other.workspaceId });
+      expect([route.url, res.status, res.json?.error?.code]).toEqual([route.url, 403, 'WORKSPACE_MISMATCH']);
+    }
+  });
+
+  it("answers another workspace's resource 403 WORKSPACE_MISMATCH on every route that addresses one", async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey' && r.url.includes(':id'))) {
+      if (!resourceIds[route.url.split('/')[2] ?? '']) continue; // renders get their own case in the render suite
+      const res = await call(route, bearer(other.key));
+      expect([route.method, route.url, res.status, res.json?.error?.code]).toEqual([
+        route.method,
+        route.url,
+        403,
+        'WORKSPACE_MISMATCH',
+      ]);
+    }
+  });
+
+  it('answers each missing scope 403 INSUFFICIENT_SCOPE naming it, with no escalation', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey')) {
+      const scopes = ALL_SCOPES.filter((s) => s !== route.scope);
+      const { key } = await keyFor(server.base, owner.workspaceId, scopes);
+      const res = await call(route, { 'x-api-key': key });
+      expect([route.url, res.status, res.json?.error?.code, res.json?.error?.details?.requiredScope]).toEqual(
+        [route.url, 403, 'INSUFFICIENT_SCOPE', route.scope],
+      );
+    }
+  });
+
+  it('accepts the owner key on every route (the samples are valid)', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey' && r.method === 'GET')) {
+      const res = await call(route, bearer(owner.key));
+      expect([route.url, res.status]).toEqual([route.url, 200]);
+    }
+  });
+
+  it('guards the operator API with the admin token (401 UNAUTHORIZED otherwise)', async () => {
+    for (const route of server.routes.filter((r) => r.auth === 'admin')) {
+      const path = route.url.replace(':id', owner.workspaceId);
+      for (const headers of [{}, bearer('wrong-token-wrong-token'), bearer(owner.key)]) {
+        const res = await http(server.base, route.method, path, {
+          headers,
+          body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        });
+        expect([route.url, res.status, res.json?.error?.code]).toEqual([route.url, 401, 'UNAUTHORIZED']);
+      }
+    }
+  });
+});
