@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, unknownPlatenVariables } from './config.ts';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded deployment', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.s3).toBeNull();
+    expect(config.PLATEN_RENDER_RATE_LIMIT).toBe(600);
+  });
+
+  it('derives the base URL from PORT and strips a trailing slash from PLATEN_BASE_URL', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PLATEN_BASE_URL: 'https://render.example.com/' }).baseUrl).toBe(
+      'https://render.example.com',
+    );
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PLATEN_BASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['PLATEN_LOG_LEVEL', 'loud'],
+    ['PLATEN_ALLOW_PRIVATE_URLS', 'maybe'],
+    ['PLATEN_RENDER_RATE_LIMIT', '-1'],
+    ['PLATEN_ADMIN_TOKEN', 'short'],
+    ['PLATEN_REDIS_URL', 'http://x'],
+  ])('stops on a bad %s, naming it', (name, value) => {
+    try {
+      loadConfig({ [name]: value });
+      expect.unreachable('loadConfig should have thrown');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(name);
+    }
+  });
+
+  it('configures S3 when a bucket is named', () => {
+    const config = loadConfig({
+      PLATEN_S3_BUCKET: 'b',
+      PLATEN_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      PLATEN_S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config.s3).toMatchObject({
+      bucket: 'b',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      region: 'us-east-1',
+    });
+  });
+
+  it('lists unknown PLATEN_ variables (likely typos) and nothing else', () => {
+    expect(unknownPlatenVariables({ PLATEN_PORT: '1', PLATEN_LOG_LEVEL: 'info', HOME: '/root' })).toEqual([
+      'PLATEN_PORT',
+    ]);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The render rate limiter (`PLATEN_RENDER_RATE_LIMIT` a minute per API key or embed session):
+ * `createRateLimiter` picks Redis when a URL is given, memory otherwise, and no limiter at all for
+ * 0. The HTTP layer calls `take` once per render request and sends `rateLimitHeaders` on every
+ * render response, answering 429 `RATE_LIMITED` when the decision is not `allowed`.
+ */
+import { assertPerMinute } from './bucket.ts';
+import { MemoryRateLimiter } from './memory.ts';
+import { RedisRateLimiter } from './redis.ts';
+import type { RateLimiter, RateLimitWarn } from './types.ts';
+
+export { rateLimitHeaders } from './headers.ts';
+export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory.ts';
+export { DEFAULT_KEY_PREFIX, RedisRateLimiter, type RedisRateLimiterOptions } from './redis.ts';
+export type { RateDecision, RateLimiter, RateLimitWarn } from './types.ts';
+
+export interface CreateRateLimiterOptions {
+  perMinute: number;
+  redisUrl?: string;
+  keyPrefix?: string;
+  /** Where degraded/recovered notices go (the service passes its logger). */
+  warn?: RateLimitWarn;
+}
+
+/** Null when `perMinute` is 0: the limit is off and callers skip limiting and headers alike. */
+export function createRateLimiter(opts: CreateRateLimiterOptions): RateLimiter | null {
+  assertPerMinute(opts.perMinute);
+  if (opts.perMinute === 0) return null;
+  if (opts.redisUrl) {
+    const { perMinute, redisUrl, keyPrefix, warn } = opts;
+    return new RedisRateLimiter({ perMinute, redisUrl, keyPrefix, warn });
+  }
+  return new MemoryRateLimiter({ perMinute: opts.perMinute });
+}
