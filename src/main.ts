@@ -5,9 +5,8 @@
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
-import { createFileStore } from './files/index.ts';
 import { buildApp } from './http/app.ts';
-import { openStore } from './store/index.ts';
+import { createServices } from './services.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -25,14 +24,16 @@ async function main(): Promise<void> {
     logger.warn({ variable: name }, `Unknown variable ${name} is ignored`);
   if (!config.PLATEN_ADMIN_TOKEN) logger.warn('PLATEN_ADMIN_TOKEN is not set: the operator API answers 401');
 
-  const store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
-  if (config.PLATEN_BOOTSTRAP) await bootstrapIfEmpty(store, (text) => process.stdout.write(`${text}\n`));
+  const services = await createServices(config, logger);
+  if (config.PLATEN_BOOTSTRAP)
+    await bootstrapIfEmpty(services.store, (text) => process.stdout.write(`${text}\n`));
+  await services.maintenance.start();
 
-  const { app } = await buildApp({ config, store, files }, logger);
+  const { app } = await buildApp(services, logger);
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
+  const { store, files, instanceId } = services;
   logger.info(
-    { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind },
+    { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },
     'Platen is listening',
   );
 
@@ -45,8 +46,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await files.close();
-      await store.close();
+      await services.close();
     } finally {
       process.exit(0);
     }

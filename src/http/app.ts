@@ -11,6 +11,7 @@ import { adminRoutes } from '../admin/routes.ts';
 import { assetRoutes } from '../assets/routes.ts';
 import { AppError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
+import { renderRoutes } from '../renders/routes.ts';
 import { templateRoutes } from '../templates/routes.ts';
 import { installAuth, type RegisteredRoute } from './auth-hook.ts';
 import type { AppDeps } from './context.ts';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<BuiltApp>
   await app.register(fileRoutes(deps));
   await app.register(templateRoutes(deps));
   await app.register(assetRoutes(deps));
+  await app.register(renderRoutes(deps.renders, deps.limiter));
   await app.register(adminRoutes(deps));
   return { app, routes };
 }

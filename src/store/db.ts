@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
+import { renderOutputsMigration } from './migrations/002_render_outputs.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -34,7 +35,10 @@ export interface OpenDatabaseOptions {
 }
 
 function migrationsFor(dialect: DialectName): MigrationProvider {
-  const all: Record<string, Migration> = { '001_initial': initialMigration(dialect) };
+  const all: Record<string, Migration> = {
+    '001_initial': initialMigration(dialect),
+    '002_render_outputs': renderOutputsMigration,
+  };
   return { getMigrations: async () => all };
 }
 

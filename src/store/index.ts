@@ -6,6 +6,7 @@ import { ApiKeyRepository } from './api-keys.ts';
 import { AssetRepository } from './assets.ts';
 import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
 import { MetaRepository } from './meta.ts';
+import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
 import { WorkspaceRepository } from './workspaces.ts';
 
@@ -16,6 +17,7 @@ export interface Store {
   templates: TemplateRepository;
   assets: AssetRepository;
   meta: MetaRepository;
+  renders: RenderRepository;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,6 +32,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     templates: new TemplateRepository(db),
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
+    renders: new RenderRepository(db),
     ping: async () => {
       await db.selectFrom('platen_meta').select('key').limit(1).execute();
     },

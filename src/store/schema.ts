@@ -69,6 +69,28 @@ export interface RendersTable {
   created_at: string;
   finished_at: string | null;
   expired: number;
+  instance_id: string | null;
+}
+
+export interface RenderOutputsTable {
+  id: string;
+  render_id: string;
+  workspace_id: string;
+  position: number;
+  file_key: string;
+  result: string;
+  created_at: string;
+}
+
+export interface RenderClaimsTable {
+  workspace_id: string;
+  identity_hash: string;
+  render_id: string;
+}
+
+export interface InstancesTable {
+  id: string;
+  heartbeat_at: string;
 }
 
 export interface CreditLedgerTable {
@@ -96,4 +118,7 @@ export interface Database {
   renders: RendersTable;
   credit_ledger: CreditLedgerTable;
   platen_meta: MetaTable;
+  render_outputs: RenderOutputsTable;
+  render_claims: RenderClaimsTable;
+  platen_instances: InstancesTable;
 }

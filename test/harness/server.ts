@@ -6,9 +6,10 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
-import { createFileStore, type FileStore } from '../../src/files/index.ts';
+import type { FileStore } from '../../src/files/index.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { RegisteredRoute } from '../../src/http/auth-hook.ts';
+import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/index.ts';
 import { type BackendName, testDatabase } from './backends.ts';
 
@@ -40,6 +41,7 @@ export interface TestServer {
   store: Store;
   files: FileStore;
   config: Config;
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,6 @@ export async function startTestServer(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const database = testDatabase(backend);
-  const store = await database.open();
   const config = loadConfig({
     PLATEN_DATA_DIR: database.dataDir,
     PLATEN_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -61,8 +62,11 @@ export async function startTestServer(
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
-  const { app, routes } = await buildApp({ config, store, files }, createLogger('silent'));
+  const logger = createLogger('silent');
+  const services = await createServices(config, logger, { pgSchema: database.pgSchema });
+  await services.maintenance.start();
+  const { store, files } = services;
+  const { app, routes } = await buildApp(services, logger);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     base,
@@ -71,10 +75,10 @@ export async function startTestServer(
     store,
     files,
     config,
+    services,
     async close() {
       await app.close();
-      await files.close();
-      await store.close();
+      await services.close();
       await database.destroy();
     },
   };

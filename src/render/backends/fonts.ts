@@ -1,0 +1,150 @@
+/**
+ * The font registry of a rendering process: registers the bundled families (npm font packages)
+ * once, registers each workspace's uploaded fonts under a scoped alias (`ws_<id>__<Family>`, the
+ * canvas registry being process-wide), and builds the per-job FontCatalog through which layout
+ * names fonts, so a document sees bundled families and its own workspace's fonts, nothing else.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { type FontKey, GlobalFonts } from '@napi-rs/canvas';
+import type { FontCatalog } from '../layout/types.ts';
+import { Lru } from './lru.ts';
+
+const require = createRequire(import.meta.url);
+
+function packageDir(name: string): string {
+  return dirname(require.resolve(`${name}/package.json`));
+}
+
+/** Bundled families from @expo-google-fonts packages: every weight/style directory's TTF. */
+const EXPO_FAMILIES: Record<string, string> = {
+  Inter: '@expo-google-fonts/inter',
+  Roboto: '@expo-google-fonts/roboto',
+  'Open Sans': '@expo-google-fonts/open-sans',
+  Montserrat: '@expo-google-fonts/montserrat',
+  'Playfair Display': '@expo-google-fonts/playfair-display',
+  'Noto Sans': '@expo-google-fonts/noto-sans',
+};
+
+const DEJAVU: Record<string, string[]> = {
+  'DejaVu Sans': [
+    'DejaVuSans.ttf',
+    'DejaVuSans-Bold.ttf',
+    'DejaVuSans-Oblique.ttf',
+    'DejaVuSans-BoldOblique.ttf',
+  ],
+  'DejaVu Serif': [
+    'DejaVuSerif.ttf',
+    'DejaVuSerif-Bold.ttf',
+    'DejaVuSerif-Italic.ttf',
+    'DejaVuSerif-BoldItalic.ttf',
+  ],
+  'DejaVu Sans Mono': [
+    'DejaVuSansMono.ttf',
+    'DejaVuSansMono-Bold.ttf',
+    'DejaVuSansMono-Oblique.ttf',
+    'DejaVuSansMono-BoldOblique.ttf',
+  ],
+};
+
+export const EMOJI_FAMILY = 'Twemoji Mozilla';
+export const CJK_FAMILY = 'Noto Sans SC';
+export const DEFAULT_FAMILY = 'Inter';
+
+/**
+ * Appended after the primary family, in this order: colour emoji first (a text font's
+ * monochrome emoji, such as DejaVu's, must not win), then wide-coverage Latin/Greek/Cyrillic,
+ * DejaVu (Arabic, Hebrew, symbols), then CJK.
+ */
+export const FALLBACK_FAMILIES = [EMOJI_FAMILY, 'Noto Sans', 'DejaVu Sans', CJK_FAMILY] as const;
+
+/** Generic CSS names map to bundled families so documents written for browsers still work. */
+const GENERIC: Record<string, string> = {
+  'sans-serif': 'Inter',
+  serif: 'Playfair Display',
+  monospace: 'DejaVu Sans Mono',
+  'system-ui': 'Inter',
+};
+
+let bundledRegistered = false;
+
+function registerFile(path: string, family: string): void {
+  if (!GlobalFonts.registerFromPath(path, family)) throw new Error(`could not register bundled font ${path}`);
+}
+
+/** Registers every bundled font once per process (cheap: Skia reads the files lazily). */
+export function registerBundledFonts(): void {
+  if (bundledRegistered) return;
+  for (const [family, pkg] of Object.entries(EXPO_FAMILIES)) {
+    const root = packageDir(pkg);
+    for (const dir of readdirSync(root).filter((name) => /^\d{3}/.test(name))) {
+      const file = readdirSync(join(root, dir)).find((name) => name.endsWith('.ttf'));
+      if (file) registerFile(join(root, dir, file), family);
+    }
+  }
+  const sc = packageDir('@expo-google-fonts/noto-sans-sc');
+  registerFile(join(sc, '400Regular', 'NotoSansSC_400Regular.ttf'), CJK_FAMILY);
+  registerFile(join(sc, '700Bold', 'NotoSansSC_700Bold.ttf'), CJK_FAMILY);
+  const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
+  for (const [family, files] of Object.entries(DEJAVU))
+    for (const file of files) registerFile(join(dejavu, file), family);
+  registerFile(join(packageDir('twemoji-colr-font'), 'twemoji.woff2'), EMOJI_FAMILY);
+  bundledRegistered = true;
+}
+
+export const BUNDLED_FAMILIES: readonly string[] = [
+  ...Object.keys(EXPO_FAMILIES),
+  ...Object.keys(DEJAVU),
+  CJK_FAMILY,
+];
+
+export interface WorkspaceFont {
+  family: string;
+  bytes: Uint8Array;
+  assetId: string;
+}
+
+/** Registry name for a workspace family: only characters that survive a CSS font list. */
+export function scopedAlias(workspaceId: string, family: string): string {
+  const clean = (text: string): string => text.replace(/[^A-Za-z0-9 _-]/g, '_').trim();
+  return `ws_${clean(workspaceId)}__${clean(family)}`;
+}
+
+interface RegisteredFont {
+  key: FontKey;
+}
+
+/** Uploaded fonts stay registered across jobs (bounded), keyed by workspace, asset and content. */
+const workspaceFonts = new Lru<string, RegisteredFont>({
+  maxEntries: 256,
+  onEvict: (font) => {
+    GlobalFonts.remove(font.key);
+  },
+});
+
+function registerWorkspaceFont(workspaceId: string, font: WorkspaceFont): boolean {
+  const hash = createHash('sha256').update(font.bytes).digest('hex').slice(0, 32);
+  const cacheKey = `${workspaceId}\u0000${font.assetId}\u0000${font.family}\u0000${hash}`;
+  if (workspaceFonts.get(cacheKey)) return true;
+  const key = GlobalFonts.register(Buffer.from(font.bytes), scopedAlias(workspaceId, font.family));
+  if (!key) return false;
+  workspaceFonts.set(cacheKey, { key });
+  return true;
+}
+
+/** The catalogue for one job: bundled and generic names, then the workspace's own families. */
+export function fontCatalogFor(workspaceId: string, fonts: readonly WorkspaceFont[]): FontCatalog {
+  registerBundledFonts();
+  const families = new Map<string, string>();
+  for (const family of BUNDLED_FAMILIES) families.set(family.toLowerCase(), family);
+  for (const [generic, family] of Object.entries(GENERIC)) families.set(generic, family);
+  for (const font of fonts) {
+    // A font file the canvas cannot read is skipped: its text falls back like an unknown family.
+    if (registerWorkspaceFont(workspaceId, font)) {
+      families.set(font.family.trim().toLowerCase(), scopedAlias(workspaceId, font.family));
+    }
+  }
+  return { families, defaultFamily: DEFAULT_FAMILY, fallbacks: FALLBACK_FAMILIES };
+}

@@ -1,0 +1,122 @@
+/**
+ * The I/O half of rendering one page, shared by the raster and PDF backends: load the page's
+ * images, run the pure layout with this process's fonts and measurer, and build the DrawHost
+ * that resolves paths and images for the drawing step. Failures become RenderErrors naming the
+ * page and element.
+ */
+import { createCanvas, Path2D } from '@napi-rs/canvas';
+import { type Page, parseColor } from '../../design/index.ts';
+import type { DrawHost } from '../draw/index.ts';
+import { createCanvasMeasurer } from '../draw/index.ts';
+import { elementFailure } from '../errors.ts';
+import {
+  type FontCatalog,
+  type ImageInfo,
+  type LayoutEnv,
+  layoutPage,
+  type PageLayout,
+  pageImageSources,
+  svgElementImageKey,
+} from '../layout/index.ts';
+import type { DrawOp } from '../layout/types.ts';
+import { ImageSourceError, readImageSource, type SourceContext } from './image-sources.ts';
+import { type Drawable, decodeImage, drawableFor, type LoadedImage, svgMarkupImage } from './images.ts';
+
+let measurer: ReturnType<typeof createCanvasMeasurer> | null = null;
+
+function processMeasurer(): ReturnType<typeof createCanvasMeasurer> {
+  measurer ??= createCanvasMeasurer(createCanvas(1, 1).getContext('2d'));
+  return measurer;
+}
+
+export interface PreparedPage {
+  layout: PageLayout;
+  /** The background is an opaque colour, so every output pixel is opaque. */
+  opaque: boolean;
+  host: DrawHost<Path2D, Drawable>;
+}
+
+function elementsUsing(page: Page, src: string): string | undefined {
+  const element = page.elements.find((el) => el.type === 'image' && el.src === src);
+  return element?.id;
+}
+
+/**
+ * Data URIs seen recently, by their text: a template's embedded background is then neither
+ * base64-decoded nor hashed again on the next render. Bounded by count; entries are small.
+ */
+const dataUriImages = new Map<string, LoadedImage>();
+
+async function loadImage(src: string, context: SourceContext): Promise<LoadedImage> {
+  const known = src.startsWith('data:') ? dataUriImages.get(src) : undefined;
+  if (known) return known;
+  const image = decodeImage(await readImageSource(src, context));
+  if (src.startsWith('data:')) {
+    if (dataUriImages.size >= 32) dataUriImages.clear();
+    dataUriImages.set(src, image);
+  }
+  return image;
+}
+
+async function loadPageImages(page: Page, context: SourceContext): Promise<Map<string, LoadedImage>> {
+  const loaded = new Map<string, LoadedImage>();
+  await Promise.all(
+    pageImageSources(page).map(async (src) => {
+      try {
+        loaded.set(src, await loadImage(src, context));
+      } catch (error) {
+        if (!(error instanceof ImageSourceError)) throw error;
+        throw elementFailure(page.id, elementsUsing(page, src), error.reason);
+      }
+    }),
+  );
+  return loaded;
+}
+
+function collectImageKeys(ops: readonly DrawOp[], into: Set<string>): Set<string> {
+  for (const op of ops) {
+    if (op.op === 'image') into.add(op.key);
+    else if (op.op === 'group') collectImageKeys(op.children, into);
+  }
+  return into;
+}
+
+/** Inline SVG elements that layout chose to rasterise get their markup registered as images. */
+function addSvgRasters(page: Page, layout: PageLayout, loaded: Map<string, LoadedImage>): void {
+  const keys = collectImageKeys(layout.ops, new Set());
+  for (const element of page.elements) {
+    if (element.type === 'svg' && keys.has(svgElementImageKey(element.id))) {
+      loaded.set(svgElementImageKey(element.id), svgMarkupImage(element.svg));
+    }
+  }
+}
+
+export async function preparePage(
+  page: Page,
+  fonts: FontCatalog,
+  context: SourceContext,
+  deviceScale: number,
+): Promise<PreparedPage> {
+  const loaded = await loadPageImages(page, context);
+  const images = new Map<string, ImageInfo>();
+  for (const [key, image] of loaded) images.set(key, { width: image.width, height: image.height });
+  const env: LayoutEnv = { measurer: processMeasurer(), fonts, images, deviceScale };
+  const result = layoutPage(page, env);
+  if (!result.ok) throw elementFailure(page.id, result.elementId, result.reason);
+  addSvgRasters(page, result.layout, loaded);
+  const host: DrawHost<Path2D, Drawable> = {
+    createPath: (d) => new Path2D(d),
+    image: (key, deviceWidth, deviceHeight) => {
+      const image = loaded.get(key);
+      if (!image) return undefined;
+      try {
+        return drawableFor(image, deviceWidth, deviceHeight);
+      } catch (error) {
+        if (error instanceof ImageSourceError) return undefined;
+        throw error;
+      }
+    },
+  };
+  const background = typeof page.background === 'string' ? parseColor(page.background) : null;
+  return { layout: result.layout, host, opaque: background?.a === 1 };
+}

@@ -1,0 +1,99 @@
+/**
+ * Raster backend: draws a prepared page onto an @napi-rs/canvas surface at `scale` and encodes it.
+ * Every format is encoded by sharp from the canvas's raw RGBA (measured faster than Skia's own
+ * encoders here: see docs/performance.md for the figures behind each setting).
+ */
+import { type Canvas, createCanvas, type Path2D } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import { DrawFailure, drawOps } from '../draw/index.ts';
+import { elementFailure } from '../errors.ts';
+import { MIME_TYPES } from '../types.ts';
+import type { Drawable } from './images.ts';
+import type { PreparedPage } from './prepare.ts';
+
+export interface RasterOptions {
+  format: 'png' | 'jpeg' | 'webp';
+  scale: number;
+  quality: number;
+}
+
+export interface EncodedImage {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  mimeType: string;
+}
+
+/** Draws the page's ops; shared with tests that compare layouts without encoding. */
+export function drawPageOnto(
+  canvas: Canvas,
+  prepared: PreparedPage,
+  pageId: string,
+  scale: number,
+  opaque: boolean,
+): void {
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  if (opaque) {
+    // JPEG has no alpha: transparent areas would turn black, so they sit on white as in a browser.
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+  }
+  ctx.scale(scale, scale);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.lang = 'en';
+  try {
+    drawOps<Path2D, Drawable>(ctx, prepared.layout.ops, prepared.host);
+  } catch (error) {
+    if (error instanceof DrawFailure) throw elementFailure(pageId, error.elementId, error.reason);
+    throw error;
+  }
+}
+
+/** Encoder settings measured on this machine (docs/performance.md): speed first, sizes within a few %. */
+async function encode(canvas: Canvas, options: RasterOptions, opaque: boolean): Promise<Uint8Array> {
+  const { width, height } = canvas;
+  // Skia keeps premultiplied RGBA; for an opaque page that equals straight RGBA and the alpha can go.
+  const input = sharp(canvas.data(), { raw: { width, height, channels: 4, premultiplied: !opaque } });
+  const pixels = opaque ? input.removeAlpha() : input;
+  if (options.format === 'jpeg') {
+    return pixels
+      .jpeg({ quality: options.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
+      .toBuffer();
+  }
+  if (options.format === 'webp') return pixels.webp({ quality: options.quality, effort: 1 }).toBuffer();
+  return pixels.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+}
+
+/**
+ * One canvas per size is kept and reused: drawing and reading the pixels out (canvas.data()
+ * copies them) happen in one synchronous stretch, so concurrent renders never share it mid-use.
+ */
+const canvases = new Map<string, Canvas>();
+
+function canvasOf(width: number, height: number): Canvas {
+  const key = `${width}x${height}`;
+  let canvas = canvases.get(key);
+  if (!canvas) {
+    if (canvases.size >= 4) canvases.clear();
+    canvas = createCanvas(width, height);
+    canvases.set(key, canvas);
+  }
+  return canvas;
+}
+
+export async function renderRasterPage(
+  prepared: PreparedPage,
+  pageId: string,
+  options: RasterOptions,
+): Promise<EncodedImage> {
+  const width = Math.max(1, Math.round(prepared.layout.width * options.scale));
+  const height = Math.max(1, Math.round(prepared.layout.height * options.scale));
+  const canvas = canvasOf(width, height);
+  const opaque = options.format === 'jpeg' || prepared.opaque;
+  drawPageOnto(canvas, prepared, pageId, options.scale, options.format === 'jpeg');
+  const bytes = await encode(canvas, options, opaque);
+  return { bytes, width, height, mimeType: MIME_TYPES[options.format] };
+}

@@ -1,0 +1,4 @@
+/** Public face of the drawing step: replay draw ops onto any Canvas 2D context, and measure text with one. */
+export type { DrawContext, DrawHost, GradientLike, TextMetricsLike } from './context.ts';
+export { DrawFailure, drawOps } from './draw.ts';
+export { createCanvasMeasurer, type MeasuringContext } from './measure.ts';

@@ -1,0 +1,184 @@
+/**
+ * Hostile documents: every one is refused or bounded, fails with a RenderError (RENDER_FAILED)
+ * whose details say where and why, and none hangs the process.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DesignDocument } from '../design/index.ts';
+import { RenderError } from './errors.ts';
+import { documentOf, jobFor, pageDocument, testPhoto } from './goldens/harness.ts';
+import { type RenderOptions, renderInProcess } from './render.ts';
+import type { RenderJob } from './types.ts';
+
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/hang') return; // never answers
+    if (req.url === '/redirect-to-loopback') {
+      res.writeHead(302, { location: `http://127.0.0.3:${port}/photo` }).end();
+      return;
+    }
+    if (req.url === '/bomb') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(1024 * 1024);
+      for (let i = 0; i < 25; i++) res.write(chunk);
+      res.end();
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function failure(job: RenderJob, options?: RenderOptions): Promise<RenderError> {
+  const error = await renderInProcess(job, options).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RenderError);
+  expect((error as RenderError).code).toBe('RENDER_FAILED');
+  return error as RenderError;
+}
+
+const svgDoc = (svg: string): DesignDocument =>
+  pageDocument({
+    width: 100,
+    height: 100,
+    elements: [{ id: 'art', type: 'svg', x: 0, y: 0, width: 100, height: 100, svg }],
+  });
+
+const imageDoc = (src: string): DesignDocument =>
+  pageDocument({
+    width: 100,
+    height: 100,
+    elements: [{ id: 'pic', type: 'image', x: 0, y: 0, width: 100, height: 100, src }],
+  });
+
+/** A valid PNG header claiming width × height pixels, with a few bytes of data: a decompression bomb. */
+function pngClaiming(width: number, height: number, real: Buffer): Buffer {
+  const png = Buffer.from(real);
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+describe('hostile documents', () => {
+  it('refuses a page beyond the side limit', async () => {
+    const doc = pageDocument({ width: 100, height: 100 });
+    const page = doc.pages[0];
+    if (page) page.width = 20_000;
+    const error = await failure(jobFor(doc));
+    expect(error.details).toEqual({ pageId: 'p1', reason: 'page too large' });
+  });
+
+  it('refuses more than 50 megapixels after scale', async () => {
+    const doc = pageDocument({ width: 8000, height: 8000 });
+    const error = await failure(jobFor(doc, 'png', { scale: 2 }));
+    expect(error.details.reason).toBe('too many pixels');
+  });
+
+  it('refuses an unknown page and a scale out of range', async () => {
+    const doc = pageDocument({ width: 10, height: 10 });
+    expect((await failure({ ...jobFor(doc), pageIds: ['nope'] })).details.reason).toBe('unknown page');
+    expect((await failure(jobFor(doc, 'png', { scale: 9 }))).details.reason).toBe('invalid scale');
+  });
+
+  it('bounds thousands of elements: refused past the hard cap, rendered quickly below it', async () => {
+    const rects = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `r${i}`,
+        type: 'rect',
+        x: i % 100,
+        y: i % 97,
+        width: 5,
+        height: 5,
+      }));
+    const many = pageDocument({ width: 200, height: 200 });
+    const page = many.pages[0];
+    if (page)
+      page.elements =
+        documentOf([{ id: 'x', width: 10, height: 10, elements: rects(500) }]).pages[0]?.elements ?? [];
+    if (page)
+      page.elements = Array.from({ length: 19 }, () => page.elements)
+        .flat()
+        .map((el, i) => ({ ...el, id: `e${i}` }));
+    const started = performance.now();
+    const [file] = await renderInProcess(jobFor(many));
+    expect(file?.width).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5000);
+    if (page) page.elements = Array.from({ length: 2 }, () => page.elements).flat();
+    expect((await failure(jobFor(many))).details.reason).toBe('too many elements');
+  });
+
+  it('refuses deeply nested SVG', async () => {
+    const deep = `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(200)}<rect width="1" height="1"/>${'</g>'.repeat(200)}</svg>`;
+    const error = await failure(jobFor(svgDoc(deep)));
+    expect(error.details).toMatchObject({ elementId: 'art', pageId: 'p1' });
+    expect(error.details.reason).toMatch(/nesting deeper than 64/);
+  });
+
+  it('refuses malformed SVG and entity declarations', async () => {
+    expect((await failure(jobFor(svgDoc('<svg><g><rect></svg>')))).details.reason).toMatch(/invalid SVG/);
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg>&b;</svg>';
+    expect((await failure(jobFor(svgDoc(laughs)))).details.reason).toMatch(/DOCTYPE/);
+  });
+
+  it('refuses SVG that references files or the network', async () => {
+    const local = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>`;
+    expect((await failure(jobFor(svgDoc(local)))).details.reason).toMatch(/external reference/);
+    const remote = `<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" style="fill:url(http://example.com/x)"/></svg>`;
+    expect((await failure(jobFor(svgDoc(remote)))).details.reason).toMatch(/external url/);
+    const svgImage = `data:image/svg+xml;utf8,${encodeURIComponent(local)}`;
+    expect((await failure(jobFor(imageDoc(svgImage)))).details).toMatchObject({ elementId: 'pic' });
+  });
+
+  it('refuses an image bomb from its header, before decoding', async () => {
+    const bomb = pngClaiming(40_000, 40_000, await testPhoto(4, 4));
+    const doc = imageDoc('asset:ast_bomb');
+    const error = await failure(
+      jobFor(doc, 'png', { assets: { ast_bomb: { bytes: bomb, mimeType: 'image/png' } } }),
+    );
+    expect(error.details).toMatchObject({
+      elementId: 'pic',
+      reason: 'the image is too large to decode (40000x40000 pixels)',
+    });
+  });
+
+  it('refuses a redirect to a loopback address', async () => {
+    const policy = {
+      allowedProtocols: ['http:' as const, 'https:' as const],
+      isAllowedAddress: (ip: string) => ip === '127.0.0.1',
+    };
+    const error = await failure(jobFor(imageDoc(`http://127.0.0.1:${port}/redirect-to-loopback`)), {
+      fetchPolicy: policy,
+    });
+    expect(error.details).toMatchObject({
+      elementId: 'pic',
+      reason: 'image URL refused: the URL points to a private or loopback address',
+    });
+  });
+
+  it('bounds an image URL that never answers', async () => {
+    const job = jobFor(imageDoc(`http://127.0.0.1:${port}/hang`), 'png', { allowPrivateUrls: true });
+    const error = await failure(job, { fetchPolicy: { timeoutMs: 300 } });
+    expect(error.details.reason).toBe('image URL refused: the image fetch timed out');
+  });
+
+  it('bounds an image URL that sends too many bytes', async () => {
+    const job = jobFor(imageDoc(`http://127.0.0.1:${port}/bomb`), 'png', { allowPrivateUrls: true });
+    const error = await failure(job, { fetchPolicy: { maxBytes: 1024 * 1024 } });
+    expect(error.details.reason).toBe('image URL refused: the image is larger than the fetch limit');
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Public face of the pure layout step: document page + fonts + image sizes → draw operations.
+ * No I/O and no canvas here; it runs unchanged in Node and in the browser.
+ */
+import type { Page } from '../../design/index.ts';
+
+export { LayoutFailure, svgElementImageKey } from './elements.ts';
+export { familyChain, fontShorthand, resolveFamily } from './fonts.ts';
+export { type LayoutResult, layoutPage } from './page.ts';
+export { planSvgDrawing, readSvg, type SvgDocument, svgIntrinsicSize } from './svg/document.ts';
+export { SvgError } from './svg/xml.ts';
+export { layoutText, type TextLayout } from './text/layout-text.ts';
+export type * from './types.ts';
+
+/** Image sources a page draws (background and visible image elements), each once. */
+export function pageImageSources(page: Page): string[] {
+  const sources = new Set<string>();
+  if (typeof page.background !== 'string') sources.add(page.background.src);
+  for (const element of page.elements) {
+    if (element.type === 'image' && element.visible && element.opacity > 0) sources.add(element.src);
+  }
+  return [...sources];
+}

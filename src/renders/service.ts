@@ -1,0 +1,224 @@
+/**
+ * The render operation: select pages, apply modifications, and either replay an identical earlier
+ * render for free or claim it, charge, render in the pool, store the files and record the result.
+ * A failed render is refunded. Shared by the machine API, the embed routes and MCP.
+ */
+import type { Principal } from '../auth/principal.ts';
+import { actorLabel } from '../auth/principal.ts';
+import { AppError } from '../core/errors.ts';
+import { isIdOf, newId, randomToken } from '../core/ids.ts';
+import { applyModifications, type DesignDocument } from '../design/index.ts';
+import type { FileStore } from '../files/index.ts';
+import { PoolOverloaded, RenderError, type RenderPool } from '../render/index.ts';
+import type { Store } from '../store/index.ts';
+import type { RenderJob } from '../store/renders.ts';
+import { loadTemplate } from '../templates/service.ts';
+import { renderIdentity } from './identity.ts';
+import type { JobInputLoader } from './job-inputs.ts';
+import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
+
+const MAX_PIXELS = 50_000_000;
+const EXTENSIONS = { png: 'png', jpeg: 'jpg', pdf: 'pdf' } as const;
+
+export interface RenderServiceDeps {
+  store: Store;
+  files: FileStore;
+  pool: RenderPool;
+  inputs: JobInputLoader;
+  baseUrl: string;
+  instanceId: string;
+  allowPrivateUrls: boolean;
+  timeoutMs: number;
+}
+
+interface Plan {
+  templateId: string;
+  document: DesignDocument;
+  pageIds: string[];
+  format: 'png' | 'jpeg' | 'pdf';
+  scale: number;
+  quality: number;
+  fileCount: number;
+  identity: string;
+}
+
+export class RenderService {
+  private readonly inflight = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: RenderServiceDeps) {}
+
+  async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
+    const plan = await this.plan(principal, templateId, request);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const outcome = await this.deps.store.renders.begin({
+        workspaceId: principal.workspaceId,
+        templateId: plan.templateId,
+        identityHash: plan.identity,
+        format: plan.format,
+        fileCount: plan.fileCount,
+        actor: actorLabel(principal.actor),
+        instanceId: this.deps.instanceId,
+      });
+      if (outcome.kind === 'unfunded')
+        throw new AppError('INSUFFICIENT_CREDITS', undefined, { required: plan.fileCount });
+      if (outcome.kind === 'claimed')
+        return this.execute(principal, plan, outcome.renderId, outcome.balanceAfter, outcome.createdAt);
+      if (outcome.job.status === 'done') return this.replay(outcome.job);
+      await this.waitFor(outcome.job.id);
+    }
+    throw new AppError('OVERLOADED', 'The identical render is still in progress; retry shortly.', undefined, {
+      'retry-after': '1',
+    });
+  }
+
+  /** The stored result of one rendered file, as first returned, with `credits.charged` 0. */
+  async get(principal: Principal, outputId: string): Promise<RenderResult> {
+    const output = isIdOf('render', outputId) ? await this.deps.store.renders.getOutput(outputId) : null;
+    if (!output) throw new AppError('NOT_FOUND', 'The render was not found.');
+    if (output.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    const result = output.result as RenderResult;
+    const shown = { ...result, credits: { ...result.credits, charged: 0 } };
+    return output.expired ? { ...shown, url: null, expired: true } : shown;
+  }
+
+  private async plan(principal: Principal, templateId: string, request: RenderRequest): Promise<Plan> {
+    const template = await loadTemplate(this.deps.store, principal, templateId);
+    const document = template.document;
+    const allPages = request.allPages === true;
+    const pageId = request.pageId ?? document.activePageId;
+    if (!allPages && !document.pages.some((p) => p.id === pageId)) {
+      throw new AppError('NOT_FOUND', `The page ${JSON.stringify(pageId)} was not found in this template.`);
+    }
+    const pageIds = allPages ? document.pages.map((p) => p.id) : [pageId];
+    const modified = applyModifications(document, request.modifications ?? {});
+    if (!modified.ok)
+      throw new AppError('VALIDATION_FAILED', 'A modification is not valid.', modified.issues);
+    const format = request.format;
+    const scale = format === 'pdf' ? 1 : (request.scale ?? 1);
+    const quality = format === 'jpeg' ? (request.quality ?? 90) : 0;
+    for (const page of modified.document.pages) {
+      if (pageIds.includes(page.id) && page.width * page.height * scale * scale > MAX_PIXELS) {
+        throw new AppError('VALIDATION_FAILED', 'The render would exceed 50 megapixels.', [
+          { path: 'scale', message: `Page ${page.id} at scale ${scale} exceeds 50 megapixels` },
+        ]);
+      }
+    }
+    const identity = renderIdentity({
+      templateId: template.id,
+      documentJson: JSON.stringify(document),
+      modifications: request.modifications,
+      idempotencyKey: request.idempotencyKey,
+      format,
+      pageIds,
+      allPages,
+      scale,
+      quality,
+    });
+    const fileCount = format === 'pdf' ? 1 : pageIds.length;
+    return {
+      templateId: template.id,
+      document: modified.document,
+      pageIds,
+      format,
+      scale,
+      quality,
+      fileCount,
+      identity,
+    };
+  }
+
+  private async execute(
+    principal: Principal,
+    plan: Plan,
+    renderId: string,
+    balanceAfter: number,
+    createdAt: string,
+  ): Promise<RenderResponse> {
+    let settle = () => {};
+    this.inflight.set(
+      renderId,
+      new Promise<void>((resolve) => {
+        settle = resolve;
+      }),
+    );
+    try {
+      const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document);
+      const rendered = await this.deps.pool.render({
+        document: plan.document,
+        pageIds: plan.pageIds,
+        format: plan.format,
+        scale: plan.scale,
+        quality: plan.quality || undefined,
+        workspaceId: principal.workspaceId,
+        assets: inputs.assets,
+        fonts: inputs.fonts,
+        allowPrivateUrls: this.deps.allowPrivateUrls,
+      });
+      const outputs = [];
+      for (const [position, file] of rendered.entries()) {
+        const id = rendered.length === 1 ? renderId : newId('render');
+        const fileKey = `renders/${principal.workspaceId}/${randomToken(18)}/${id}.${EXTENSIONS[plan.format]}`;
+        await this.deps.files.put(fileKey, file.bytes, file.mimeType);
+        const result: RenderResult = {
+          id,
+          templateId: plan.templateId,
+          format: plan.format,
+          url: `${this.deps.baseUrl}/files/${fileKey}`,
+          byteSize: file.bytes.length,
+          width: Math.round(file.width),
+          height: Math.round(file.height),
+          createdAt,
+          credits: { charged: 1, balanceAfter },
+        };
+        outputs.push({ id, position, fileKey, result });
+      }
+      const response: RenderResponse =
+        plan.format !== 'pdf' && plan.pageIds.length > 1
+          ? { pages: outputs.map((o) => o.result) }
+          : (outputs[0]?.result as RenderResult);
+      await this.deps.store.renders.complete(renderId, response, outputs, principal.workspaceId);
+      return response;
+    } catch (error) {
+      const appError = toRenderAppError(error);
+      await this.deps.store.renders.fail(renderId, {
+        code: appError.code,
+        details: appError.details ?? null,
+      });
+      throw appError;
+    } finally {
+      this.inflight.delete(renderId);
+      settle();
+    }
+  }
+
+  private async replay(job: RenderJob): Promise<RenderResponse> {
+    const workspace = await this.deps.store.workspaces.getOrThrow(job.workspaceId);
+    const credits = { charged: 0, balanceAfter: workspace.creditBalance };
+    const stored = job.result as RenderResponse;
+    if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...p, credits })) };
+    return { ...stored, credits };
+  }
+
+  /** Waits for a pending render: in this process by promise, in another by polling the database. */
+  private async waitFor(renderId: string): Promise<void> {
+    const local = this.inflight.get(renderId);
+    if (local) return local;
+    const deadline = Date.now() + this.deps.timeoutMs + 10_000;
+    while (Date.now() < deadline) {
+      const job = await this.deps.store.renders.getJob(renderId);
+      if (!job || job.status !== 'pending') return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+function toRenderAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof PoolOverloaded) {
+    return new AppError('OVERLOADED', 'The render queue is full; retry shortly.', undefined, {
+      'retry-after': '2',
+    });
+  }
+  if (error instanceof RenderError) return new AppError('RENDER_FAILED', error.message, error.details);
+  return new AppError('RENDER_FAILED', 'The render failed.', { reason: 'internal' });
+}

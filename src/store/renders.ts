@@ -1,0 +1,292 @@
+/**
+ * Renders and their credits. `begin` claims a render identity, takes the credits and records the
+ * render as pending in ONE transaction; `complete` records the files; `fail` refunds by a ledger
+ * entry. So the ledger always explains the balance, and concurrent identical requests (in one
+ * process or several sharing PostgreSQL) render and charge once.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { newId } from '../core/ids.ts';
+import type { Database, RendersTable } from './schema.ts';
+import { changeCredits } from './workspaces.ts';
+
+export type RenderStatus = 'pending' | 'done' | 'failed';
+
+export interface RenderJob {
+  id: string;
+  workspaceId: string;
+  templateId: string;
+  status: RenderStatus;
+  format: string;
+  fileCount: number;
+  charged: number;
+  /** The response as first returned (without the credits of any later call). */
+  result: unknown;
+  error: unknown;
+  expired: boolean;
+  createdAt: string;
+  instanceId: string | null;
+}
+
+export type BeginOutcome =
+  | { kind: 'claimed'; renderId: string; balanceAfter: number; createdAt: string }
+  | { kind: 'existing'; job: RenderJob }
+  | { kind: 'unfunded' };
+
+export interface BeginInput {
+  workspaceId: string;
+  templateId: string;
+  identityHash: string;
+  format: string;
+  fileCount: number;
+  actor: string;
+  instanceId: string;
+}
+
+export interface OutputRow {
+  id: string;
+  position: number;
+  fileKey: string;
+  result: unknown;
+}
+
+/** Thrown inside the transaction when another request claimed the identity first. */
+class ClaimLost extends Error {}
+
+/** Thrown inside the transaction to roll the attempt back (claim included) when the balance cannot pay. */
+class Unfunded extends Error {}
+
+function toJob(row: RendersTable): RenderJob {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    templateId: row.template_id,
+    status: row.status as RenderStatus,
+    format: row.format,
+    fileCount: Number(row.file_count),
+    charged: Number(row.charged),
+    result: row.result ? JSON.parse(row.result) : null,
+    error: row.error ? JSON.parse(row.error) : null,
+    expired: Boolean(row.expired),
+    createdAt: row.created_at,
+    instanceId: row.instance_id,
+  };
+}
+
+export class RenderRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async begin(input: BeginInput): Promise<BeginOutcome> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => this.beginOnce(trx, input));
+      } catch (error) {
+        if (error instanceof Unfunded) return { kind: 'unfunded' };
+        if (!(error instanceof ClaimLost)) throw error;
+      }
+    }
+    throw new Error('Could not claim the render identity');
+  }
+
+  private async beginOnce(trx: Transaction<Database>, input: BeginInput): Promise<BeginOutcome> {
+    const claim = await trx
+      .selectFrom('render_claims')
+      .select('render_id')
+      .where('workspace_id', '=', input.workspaceId)
+      .where('identity_hash', '=', input.identityHash)
+      .executeTakeFirst();
+    const previous = claim ? await this.getJob(claim.render_id, trx) : null;
+    if (previous && !previous.expired && previous.status !== 'failed')
+      return { kind: 'existing', job: previous };
+
+    const renderId = newId('render');
+    const createdAt = new Date().toISOString();
+    // The claim comes first: a concurrent twin blocks on it (PostgreSQL) or is serialised (SQLite).
+    if (claim) {
+      const moved = await trx
+        .updateTable('render_claims')
+        .set({ render_id: renderId })
+        .where('workspace_id', '=', input.workspaceId)
+        .where('identity_hash', '=', input.identityHash)
+        .where('render_id', '=', claim.render_id)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) throw new ClaimLost();
+    } else {
+      const inserted = await trx
+        .insertInto('render_claims')
+        .values({ workspace_id: input.workspaceId, identity_hash: input.identityHash, render_id: renderId })
+        .onConflict((oc) => oc.columns(['workspace_id', 'identity_hash']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new ClaimLost();
+    }
+    await trx
+      .insertInto('renders')
+      .values({
+        id: renderId,
+        workspace_id: input.workspaceId,
+        template_id: input.templateId,
+        identity_hash: input.identityHash,
+        status: 'pending',
+        format: input.format,
+        file_count: input.fileCount,
+        result: null,
+        error: null,
+        file_keys: '[]',
+        charged: input.fileCount,
+        actor: input.actor,
+        created_at: createdAt,
+        finished_at: null,
+        expired: 0,
+        instance_id: input.instanceId,
+      })
+      .execute();
+    const balanceAfter = await changeCredits(trx, {
+      workspaceId: input.workspaceId,
+      delta: -input.fileCount,
+      reason: 'render',
+      actor: input.actor,
+      renderId,
+    });
+    if (balanceAfter === null) throw new Unfunded();
+    return { kind: 'claimed', renderId, balanceAfter, createdAt };
+  }
+
+  async getJob(
+    id: string,
+    db: Kysely<Database> | Transaction<Database> = this.db,
+  ): Promise<RenderJob | null> {
+    const row = await db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async complete(
+    renderId: string,
+    result: unknown,
+    outputs: OutputRow[],
+    workspaceId: string,
+  ): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      for (const output of outputs) {
+        await trx
+          .insertInto('render_outputs')
+          .values({
+            id: output.id,
+            render_id: renderId,
+            workspace_id: workspaceId,
+            position: output.position,
+            file_key: output.fileKey,
+            result: JSON.stringify(output.result),
+            created_at: now,
+          })
+          .execute();
+      }
+      await trx
+        .updateTable('renders')
+        .set({
+          status: 'done',
+          result: JSON.stringify(result),
+          file_keys: JSON.stringify(outputs.map((o) => o.fileKey)),
+          finished_at: now,
+        })
+        .where('id', '=', renderId)
+        .where('status', '=', 'pending')
+        .execute();
+    });
+  }
+
+  /** Marks a pending render failed and refunds its credits; a no-op when it is no longer pending. */
+  async fail(renderId: string, error: unknown, reason = 'refund: render failed'): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const job = await this.getJob(renderId, trx);
+      if (!job || job.status !== 'pending') return false;
+      const updated = await trx
+        .updateTable('renders')
+        .set({ status: 'failed', error: JSON.stringify(error), finished_at: new Date().toISOString() })
+        .where('id', '=', renderId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await changeCredits(trx, {
+        workspaceId: job.workspaceId,
+        delta: job.charged,
+        reason,
+        actor: 'system',
+        renderId,
+      });
+      return true;
+    });
+  }
+
+  async getOutput(
+    id: string,
+  ): Promise<{ renderId: string; workspaceId: string; result: unknown; expired: boolean } | null> {
+    const row = await this.db
+      .selectFrom('render_outputs')
+      .innerJoin('renders', 'renders.id', 'render_outputs.render_id')
+      .select([
+        'render_outputs.render_id',
+        'render_outputs.workspace_id',
+        'render_outputs.result',
+        'renders.expired',
+      ])
+      .where('render_outputs.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      renderId: row.render_id,
+      workspaceId: row.workspace_id,
+      result: JSON.parse(row.result),
+      expired: Boolean(row.expired),
+    };
+  }
+
+  /** Pending renders whose instance is gone (no heartbeat since `staleBefore`), or any when `all`. */
+  async orphans(staleBefore: string, liveInstanceId: string): Promise<RenderJob[]> {
+    const rows = await this.db
+      .selectFrom('renders')
+      .leftJoin('platen_instances', 'platen_instances.id', 'renders.instance_id')
+      .selectAll('renders')
+      .where('renders.status', '=', 'pending')
+      .where((eb) =>
+        eb.and([
+          eb.or([eb('renders.instance_id', 'is', null), eb('renders.instance_id', '!=', liveInstanceId)]),
+          eb.or([
+            eb('platen_instances.heartbeat_at', 'is', null),
+            eb('platen_instances.heartbeat_at', '<', staleBefore),
+          ]),
+        ]),
+      )
+      .execute();
+    return rows.map(toJob);
+  }
+
+  async heartbeat(instanceId: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('platen_instances')
+      .values({ id: instanceId, heartbeat_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: now }))
+      .execute();
+  }
+
+  async forgetInstance(instanceId: string): Promise<void> {
+    await this.db.deleteFrom('platen_instances').where('id', '=', instanceId).execute();
+  }
+
+  /** Done renders created before `before` whose files are still kept. */
+  async expirable(before: string, limit: number): Promise<{ id: string; fileKeys: string[] }[]> {
+    const rows = await this.db
+      .selectFrom('renders')
+      .select(['id', 'file_keys'])
+      .where('status', '=', 'done')
+      .where('expired', '=', 0)
+      .where('created_at', '<', before)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, fileKeys: JSON.parse(r.file_keys) as string[] }));
+  }
+
+  async markExpired(id: string): Promise<void> {
+    await this.db.updateTable('renders').set({ expired: 1 }).where('id', '=', id).execute();
+  }
+}
