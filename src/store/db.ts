@@ -12,6 +12,7 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
@@ -84,7 +85,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationsFor(dialect) });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: name ours, so
+  // deployments (and test runs) in other schemas of the same database cannot confuse it.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: migrationsFor(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
