@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseDesignDocument } from '../src/design/index.ts';
 import { RenderPool } from '../src/render/index.ts';
-import { benchDocument } from './designs.ts';
+import { benchDocument, photoJpeg } from './designs.ts';
 
 const quick = process.argv.includes('--quick');
 const seconds = quick ? 2 : 10;
 const ADMIN = 'bench-admin-token-0123456789';
+const PHOTO_ID = 'ast_benchphotobenchphoto00';
 
 interface Row {
   phase: string;
@@ -33,8 +34,8 @@ function peakRssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function rawPoolRate(document: unknown): Promise<number> {
-  const parsed = parseDesignDocument(document);
+async function rawPoolRate(photo: Buffer): Promise<number> {
+  const parsed = parseDesignDocument(benchDocument(`asset:${PHOTO_ID}`));
   if (!parsed.ok) throw new Error('bench design is invalid');
   const workers = availableParallelism();
   const pool = new RenderPool({ workers, maxQueue: 1024, timeoutMs: 30_000 });
@@ -43,7 +44,7 @@ async function rawPoolRate(document: unknown): Promise<number> {
     pageIds: [parsed.document.activePageId],
     format: 'jpeg' as const,
     workspaceId: 'ws_bench',
-    assets: {},
+    assets: { [PHOTO_ID]: { bytes: new Uint8Array(photo), mimeType: 'image/jpeg' } },
     fonts: [],
   };
   for (let i = 0; i < workers * 3; i++) await pool.render(job);
@@ -127,8 +128,8 @@ async function drive(
 }
 
 async function main() {
-  const design = await benchDocument();
-  const poolRate = await rawPoolRate(design);
+  const photo = await photoJpeg();
+  const poolRate = await rawPoolRate(photo);
   const { base, child } = await startServer(39000 + Math.floor(Math.random() * 1000));
   try {
     const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
@@ -143,9 +144,17 @@ async function main() {
       await fetch(`${base}/admin/v1/workspaces/${ws.id}/api-keys`, {
         method: 'POST',
         headers: adminHeaders,
-        body: JSON.stringify({ scopes: ['template:write', 'render:write'] }),
+        body: JSON.stringify({ scopes: ['template:write', 'render:write', 'asset:write'] }),
       })
     ).json()) as { key: string };
+    const uploaded = (await (
+      await fetch(`${base}/v1/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyRes.key}`, 'content-type': 'image/jpeg' },
+        body: new Uint8Array(photo),
+      })
+    ).json()) as { id: string };
+    const design = benchDocument(`asset:${uploaded.id}`);
     const template = await post(base, '/v1/templates', { name: 'bench', document: design }, keyRes.key);
     const path = `/v1/templates/${template.id}/render`;
     const run = `${Date.now()}`;

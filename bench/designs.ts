@@ -4,8 +4,8 @@
  */
 import sharp from 'sharp';
 
-/** A deterministic photo-like JPEG (smooth gradients plus noise), as a data URI. */
-export async function photoDataUri(width = 1600, height = 1200): Promise<string> {
+/** A deterministic photo-like JPEG (smooth gradients plus noise). */
+export async function photoJpeg(width = 1600, height = 1200): Promise<Buffer> {
   const channels = 3;
   const pixels = Buffer.alloc(width * height * channels);
   let seed = 42;
@@ -22,8 +22,11 @@ export async function photoDataUri(width = 1600, height = 1200): Promise<string>
       pixels[i + 2] = Math.max(0, Math.min(255, 140 + 60 * Math.sin((x + y) / 260) + noise));
     }
   }
-  const jpeg = await sharp(pixels, { raw: { width, height, channels } }).jpeg({ quality: 85 }).toBuffer();
-  return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+  return sharp(pixels, { raw: { width, height, channels } }).jpeg({ quality: 85 }).toBuffer();
+}
+
+export async function photoDataUri(width = 1600, height = 1200): Promise<string> {
+  return `data:image/jpeg;base64,${(await photoJpeg(width, height)).toString('base64')}`;
 }
 
 const LOGO =
@@ -91,9 +94,8 @@ export function socialPost(photo: string, page = 'post', headline = 'Summer coll
   };
 }
 
-/** The single-page benchmark document (the photo is generated, so call once and reuse). */
-export async function benchDocument(pages = 1) {
-  const photo = await photoDataUri();
+/** The benchmark document; `photo` is an image src (an `asset:<id>` or a data URI). */
+export function benchDocument(photo: string, pages = 1) {
   return {
     schemaVersion: 1,
     activePageId: 'post1',

@@ -168,9 +168,9 @@ async function chromiumLatency(photo: string) {
 
 async function main(): Promise<void> {
   const workers = availableParallelism();
-  const single = parse(await benchDocument(1));
-  const five = parse(await benchDocument(5));
   const photo = await photoDataUri();
+  const single = parse(benchDocument(photo, 1));
+  const five = parse(benchDocument(photo, 5));
   // The pool runs first, so the process's peak RSS is the pool's (plus this script's baseline).
   const baselineMb = rssNowMb();
   const pool = new RenderPool({ workers, maxQueue: 1024, timeoutMs: 30_000 });

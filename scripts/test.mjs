@@ -54,9 +54,12 @@ try {
   const report = JSON.parse(readFileSync(jsonPath, 'utf8'));
   passed = report.numPassedTests ?? 0;
   // A file whose hook failed reports its tests as skipped: count the file as a failure too.
-  const failedFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'));
+  const failedFiles = (report.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'),
+  );
   failed = (report.numFailedTests ?? 0) + failedFiles.length;
-  for (const file of failedFiles) console.log(`\nFAILED outside a test: ${file.name}\n${(file.message ?? '').slice(0, 2000)}`);
+  for (const file of failedFiles)
+    console.log(`\nFAILED outside a test: ${file.name}\n${(file.message ?? '').slice(0, 2000)}`);
   skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   const skippedNames = [];
   for (const file of report.testResults ?? []) {

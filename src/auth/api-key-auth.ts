@@ -33,13 +33,12 @@ export async function authenticateApiKey(
 ): Promise<Principal> {
   const key = extractApiKey(headers);
   if (!key || !isApiKeyShape(key)) throw new AppError('INVALID_API_KEY');
-  const record = await store.apiKeys.findActive(key);
-  if (!record) throw new AppError('INVALID_API_KEY');
-  const workspace = await store.workspaces.get(record.workspaceId);
-  if (!workspace) throw new AppError('INVALID_API_KEY');
-  if (workspace.suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
+  const found = await store.apiKeys.findActiveWithWorkspace(key);
+  if (!found) throw new AppError('INVALID_API_KEY');
+  const { key: record, suspended } = found;
+  if (suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
   const named = headers['x-workspace-id'];
-  if (named !== undefined && (typeof named !== 'string' || named !== workspace.id)) {
+  if (named !== undefined && (typeof named !== 'string' || named !== record.workspaceId)) {
     throw new AppError('WORKSPACE_MISMATCH');
   }
   const scopes = new Set(record.scopes);
@@ -48,5 +47,5 @@ export async function authenticateApiKey(
       requiredScope,
     });
   }
-  return { workspaceId: workspace.id, scopes, actor: { type: 'api_key', id: record.id } };
+  return { workspaceId: record.workspaceId, scopes, actor: { type: 'api_key', id: record.id } };
 }

@@ -8,8 +8,8 @@ import { canonicalModifications } from '../design/index.ts';
 
 export interface RenderIdentityInput {
   templateId: string;
-  /** The stored draft as JSON: content, not revision, decides (a no-op save changes nothing). */
-  documentJson: string;
+  /** SHA-256 of the stored draft: content, not revision, decides (a no-op save changes nothing). */
+  documentHash: string;
   modifications: Record<string, string> | undefined;
   idempotencyKey: string | undefined;
   format: 'png' | 'jpeg' | 'pdf';
@@ -23,7 +23,7 @@ export function renderIdentity(input: RenderIdentityInput): string {
   const canonical = JSON.stringify([
     'platen-render-v1',
     input.templateId,
-    createHash('sha256').update(input.documentJson).digest('hex'),
+    input.documentHash,
     canonicalModifications(input.modifications ?? {}),
     input.idempotencyKey ?? null,
     input.format,

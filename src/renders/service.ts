@@ -31,9 +31,7 @@ export interface RenderServiceDeps {
   timeoutMs: number;
 }
 
-interface Plan {
-  templateId: string;
-  document: DesignDocument;
+interface Selection {
   pageIds: string[];
   format: 'png' | 'jpeg' | 'pdf';
   scale: number;
@@ -42,12 +40,63 @@ interface Plan {
   identity: string;
 }
 
+interface Plan extends Selection {
+  templateId: string;
+  document: DesignDocument;
+}
+
+interface DraftFacts {
+  id: string;
+  documentHash: string;
+  pageIds?: string[];
+  activePageId?: string;
+  document?: DesignDocument;
+}
+
+/** Pages, options and the identity of a request, from what is known of the draft. */
+function select(draft: DraftFacts, request: RenderRequest): Selection {
+  const allIds = draft.document ? draft.document.pages.map((p) => p.id) : (draft.pageIds ?? []);
+  const activePageId = draft.document ? draft.document.activePageId : (draft.activePageId ?? '');
+  const allPages = request.allPages === true;
+  const pageId = request.pageId ?? activePageId;
+  if (!allPages && !allIds.includes(pageId)) {
+    throw new AppError('NOT_FOUND', `The page ${JSON.stringify(pageId)} was not found in this template.`);
+  }
+  const pageIds = allPages ? allIds : [pageId];
+  const format = request.format;
+  const scale = format === 'pdf' ? 1 : (request.scale ?? 1);
+  const quality = format === 'jpeg' ? (request.quality ?? 90) : 0;
+  const identity = renderIdentity({
+    templateId: draft.id,
+    documentHash: draft.documentHash,
+    modifications: request.modifications,
+    idempotencyKey: request.idempotencyKey,
+    format,
+    pageIds,
+    allPages,
+    scale,
+    quality,
+  });
+  return { pageIds, format, scale, quality, identity, fileCount: format === 'pdf' ? 1 : pageIds.length };
+}
+
 export class RenderService {
   private readonly inflight = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: RenderServiceDeps) {}
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
+    const meta = isIdOf('template', templateId)
+      ? await this.deps.store.templates.renderMeta(templateId)
+      : null;
+    if (!meta) throw new AppError('NOT_FOUND', 'The template was not found.');
+    if (meta.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    // Fast path: an identical earlier render is answered without reading the document.
+    const earlier = await this.deps.store.renders.findDone(
+      principal.workspaceId,
+      select(meta, request).identity,
+    );
+    if (earlier) return this.replay(earlier);
     const plan = await this.plan(principal, templateId, request);
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await this.deps.store.renders.begin({
@@ -83,48 +132,21 @@ export class RenderService {
 
   private async plan(principal: Principal, templateId: string, request: RenderRequest): Promise<Plan> {
     const template = await loadTemplate(this.deps.store, principal, templateId);
-    const document = template.document;
-    const allPages = request.allPages === true;
-    const pageId = request.pageId ?? document.activePageId;
-    if (!allPages && !document.pages.some((p) => p.id === pageId)) {
-      throw new AppError('NOT_FOUND', `The page ${JSON.stringify(pageId)} was not found in this template.`);
-    }
-    const pageIds = allPages ? document.pages.map((p) => p.id) : [pageId];
-    const modified = applyModifications(document, request.modifications ?? {});
+    const selection = select(template, request);
+    const modified = applyModifications(template.document, request.modifications ?? {});
     if (!modified.ok)
       throw new AppError('VALIDATION_FAILED', 'A modification is not valid.', modified.issues);
-    const format = request.format;
-    const scale = format === 'pdf' ? 1 : (request.scale ?? 1);
-    const quality = format === 'jpeg' ? (request.quality ?? 90) : 0;
     for (const page of modified.document.pages) {
-      if (pageIds.includes(page.id) && page.width * page.height * scale * scale > MAX_PIXELS) {
+      if (
+        selection.pageIds.includes(page.id) &&
+        page.width * page.height * selection.scale ** 2 > MAX_PIXELS
+      ) {
         throw new AppError('VALIDATION_FAILED', 'The render would exceed 50 megapixels.', [
-          { path: 'scale', message: `Page ${page.id} at scale ${scale} exceeds 50 megapixels` },
+          { path: 'scale', message: `Page ${page.id} at scale ${selection.scale} exceeds 50 megapixels` },
         ]);
       }
     }
-    const identity = renderIdentity({
-      templateId: template.id,
-      documentJson: JSON.stringify(document),
-      modifications: request.modifications,
-      idempotencyKey: request.idempotencyKey,
-      format,
-      pageIds,
-      allPages,
-      scale,
-      quality,
-    });
-    const fileCount = format === 'pdf' ? 1 : pageIds.length;
-    return {
-      templateId: template.id,
-      document: modified.document,
-      pageIds,
-      format,
-      scale,
-      quality,
-      fileCount,
-      identity,
-    };
+    return { templateId: template.id, document: modified.document, ...selection };
   }
 
   private async execute(

@@ -72,6 +72,21 @@ export class ApiKeyRepository {
     return toRecord(row);
   }
 
+  /** The active key with its workspace's state, in one query (the hot path of every request). */
+  async findActiveWithWorkspace(key: string): Promise<{ key: ApiKeyRecord; suspended: boolean } | null> {
+    const hash = sha256Hex(key);
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+      .selectAll('api_keys')
+      .select('workspaces.suspended as workspace_suspended')
+      .where('api_keys.key_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row || !constantTimeEqual(row.key_hash, hash) || row.revoked_at) return null;
+    const { workspace_suspended, ...keyRow } = row;
+    return { key: toRecord(keyRow), suspended: Boolean(workspace_suspended) };
+  }
+
   async list(workspaceId: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db
       .selectFrom('api_keys')

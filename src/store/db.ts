@@ -11,12 +11,13 @@ import {
   type MigrationProvider,
   Migrator,
   PostgresDialect,
+  type SqliteDatabase,
   SqliteDialect,
   sql,
 } from 'kysely';
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
-import { renderOutputsMigration } from './migrations/002_render_outputs.ts';
+import { rendersMigration } from './migrations/002_renders.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -38,9 +39,30 @@ export interface OpenDatabaseOptions {
 function migrationsFor(dialect: DialectName): MigrationProvider {
   const all: Record<string, Migration> = {
     '001_initial': initialMigration(dialect),
-    '002_render_outputs': renderOutputsMigration,
+    '002_renders': rendersMigration,
   };
   return { getMigrations: async () => all };
+}
+
+/**
+ * better-sqlite3 with a cache of prepared statements: Kysely prepares every query anew, which
+ * was the largest single cost of a replayed render. Statements are used synchronously, one at a
+ * time, so sharing them is safe.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (cache.size >= 1000) cache.delete(cache.keys().next().value ?? '');
+        cache.set(sql, statement);
+      }
+      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
+  };
 }
 
 function sqliteDialect(dataDir: string): SqliteDialect {
@@ -50,7 +72,7 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database) });
 }
 
 function postgresDialect(url: string, schema?: string): PostgresDialect {

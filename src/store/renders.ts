@@ -150,6 +150,20 @@ export class RenderRepository {
     return { kind: 'claimed', renderId, balanceAfter, createdAt };
   }
 
+  /** The finished, unexpired render of this identity, if any: the replay fast path, no transaction. */
+  async findDone(workspaceId: string, identityHash: string): Promise<RenderJob | null> {
+    const row = await this.db
+      .selectFrom('render_claims')
+      .innerJoin('renders', 'renders.id', 'render_claims.render_id')
+      .selectAll('renders')
+      .where('render_claims.workspace_id', '=', workspaceId)
+      .where('render_claims.identity_hash', '=', identityHash)
+      .where('renders.status', '=', 'done')
+      .where('renders.expired', '=', 0)
+      .executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
   async getJob(
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.db,

@@ -38,6 +38,9 @@ export interface TemplatesTable {
   embed_id: string | null;
   created_at: string;
   updated_at: string;
+  document_hash: string | null;
+  page_ids: string | null;
+  active_page_id: string | null;
 }
 
 export interface AssetsTable {

@@ -7,6 +7,7 @@ import { AppError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import type { DesignDocument } from '../design/index.ts';
 import { documentSummary } from '../design/index.ts';
+import { draftSummary } from './draft-summary.ts';
 import { decodeCursor, type Page, type PageRequest, toPage } from './paging.ts';
 import type { Database, TemplatesTable } from './schema.ts';
 
@@ -28,6 +29,17 @@ export interface TemplateWithDocument extends TemplateRecord {
   workspaceId: string;
   embedId: string | null;
   document: DesignDocument;
+  documentHash: string;
+}
+
+export interface TemplateRenderMeta {
+  id: string;
+  workspaceId: string;
+  ownerUserId: string | null;
+  shared: boolean;
+  documentHash: string;
+  pageIds: string[];
+  activePageId: string;
 }
 
 export interface TemplateVisibility {
@@ -58,6 +70,7 @@ function withDocument(row: TemplatesTable): TemplateWithDocument {
     workspaceId: row.workspace_id,
     embedId: row.embed_id,
     document: JSON.parse(row.document) as DesignDocument,
+    documentHash: row.document_hash ?? '',
   };
 }
 
@@ -74,11 +87,16 @@ export class TemplateRepository {
   }): Promise<TemplateWithDocument> {
     const now = new Date().toISOString();
     const summary = documentSummary(input.document);
+    const documentJson = JSON.stringify(input.document);
+    const draft = draftSummary(documentJson);
     const row: TemplatesTable = {
       id: newId('template'),
       workspace_id: input.workspaceId,
       name: input.name,
-      document: JSON.stringify(input.document),
+      document: documentJson,
+      document_hash: draft.documentHash,
+      page_ids: draft.pageIds,
+      active_page_id: draft.activePageId,
       width: Math.round(summary.width),
       height: Math.round(summary.height),
       page_count: summary.pageCount,
@@ -138,10 +156,15 @@ export class TemplateRepository {
     input: { document: DesignDocument; name?: string; expectedRevision?: number },
   ): Promise<TemplateWithDocument> {
     const summary = documentSummary(input.document);
+    const documentJson = JSON.stringify(input.document);
+    const draft = draftSummary(documentJson);
     let query = this.db
       .updateTable('templates')
       .set((eb) => ({
-        document: JSON.stringify(input.document),
+        document: documentJson,
+        document_hash: draft.documentHash,
+        page_ids: draft.pageIds,
+        active_page_id: draft.activePageId,
         width: Math.round(summary.width),
         height: Math.round(summary.height),
         page_count: summary.pageCount,
@@ -166,6 +189,33 @@ export class TemplateRepository {
     if (patch.shared !== undefined) set.shared = patch.shared ? 1 : 0;
     await this.db.updateTable('templates').set(set).where('id', '=', id).execute();
     return this.getOrThrow(id);
+  }
+
+  /** What the render path needs before deciding whether a request replays: no document parsing. */
+  async renderMeta(id: string): Promise<TemplateRenderMeta | null> {
+    const row = await this.db
+      .selectFrom('templates')
+      .select([
+        'id',
+        'workspace_id',
+        'owner_user_id',
+        'shared',
+        'document_hash',
+        'page_ids',
+        'active_page_id',
+      ])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      ownerUserId: row.owner_user_id,
+      shared: Boolean(row.shared),
+      documentHash: row.document_hash ?? '',
+      pageIds: JSON.parse(row.page_ids ?? '[]') as string[],
+      activePageId: row.active_page_id ?? '',
+    };
   }
 
   async delete(id: string): Promise<void> {

@@ -12,7 +12,7 @@ import type { TemplateRecord, TemplateWithDocument } from '../store/templates.ts
 export type TemplateResponse = TemplateRecord & { document: DesignDocument };
 
 export function toResponse(template: TemplateWithDocument): TemplateResponse {
-  const { workspaceId: _ws, embedId: _embed, ...rest } = template;
+  const { workspaceId: _ws, embedId: _embed, documentHash: _hash, ...rest } = template;
   return rest;
 }
 

@@ -1,11 +1,37 @@
 /**
  * Render bookkeeping: one output row per rendered file (the ids clients see), one claim per render
- * identity (so concurrent identical requests render once, across processes), and a heartbeat per
- * running instance (so a pending render of a crashed instance can be told from a live one's).
+ * identity (so concurrent identical requests render once, across processes), a heartbeat per
+ * running instance (so a pending render of a crashed instance can be told from a live one's), and
+ * on templates the draft's hash and page ids, so a replay is found without reading the document.
  */
 import type { Kysely } from 'kysely';
+import { draftSummary } from '../draft-summary.ts';
 
-export const renderOutputsMigration = {
+interface TemplateRow {
+  id: string;
+  document: string;
+}
+
+async function backfillTemplateSummaries(db: Kysely<unknown>): Promise<void> {
+  const untyped = db as unknown as Kysely<{
+    templates: TemplateRow & { document_hash: string; page_ids: string; active_page_id: string };
+  }>;
+  const rows = await untyped.selectFrom('templates').select(['id', 'document']).execute();
+  for (const row of rows) {
+    const summary = draftSummary(row.document);
+    await untyped
+      .updateTable('templates')
+      .set({
+        document_hash: summary.documentHash,
+        page_ids: summary.pageIds,
+        active_page_id: summary.activePageId,
+      })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}
+
+export const rendersMigration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('render_outputs')
@@ -28,6 +54,11 @@ export const renderOutputsMigration = {
       .execute();
 
     await db.schema.alterTable('renders').addColumn('instance_id', 'text').execute();
+
+    await db.schema.alterTable('templates').addColumn('document_hash', 'text').execute();
+    await db.schema.alterTable('templates').addColumn('page_ids', 'text').execute();
+    await db.schema.alterTable('templates').addColumn('active_page_id', 'text').execute();
+    await backfillTemplateSummaries(db);
 
     await db.schema
       .createTable('platen_instances')
