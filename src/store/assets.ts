@@ -1,6 +1,6 @@
 /** Asset metadata; the bytes live in the file store under `file_key`. */
 import type { Kysely } from 'kysely';
-import { decodeCursor, type Page, type PageRequest, toPage } from './paging.ts';
+import { newestFirstPage, type Page, type PageRequest, toPage } from './paging.ts';
 import type { AssetsTable, Database } from './schema.ts';
 
 export interface AssetRow {
@@ -81,21 +81,8 @@ export class AssetRepository {
   }
 
   async list(workspaceId: string, page: PageRequest): Promise<Page<AssetRow>> {
-    let query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
-    if (page.cursor) {
-      const { createdAt, id } = decodeCursor(page.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
+    const query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
+    const rows = await newestFirstPage(query, page).execute();
     return toPage(rows, page.limit, toAsset);
   }
 

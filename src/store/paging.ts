@@ -1,4 +1,5 @@
 /** Keyset paging shared by every list: newest first by (created_at, id), opaque cursors. */
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { AppError } from '../core/errors.ts';
 
 export interface PageRequest {
@@ -47,4 +48,22 @@ export function toPage<Row extends { created_at: string; id: string }, T>(
     items: pageRows.map(map),
     nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
+}
+
+/**
+ * Newest first over (created_at, id), after the cursor's position, one row more than the page so
+ * `toPage` can tell whether more follow. Every paged table has both columns.
+ */
+export function newestFirstPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: PageRequest,
+): SelectQueryBuilder<DB, TB, O> {
+  let paged = query;
+  if (page.cursor) {
+    const { createdAt, id } = decodeCursor(page.cursor);
+    paged = paged.where(
+      sql<boolean>`(created_at < ${createdAt} or (created_at = ${createdAt} and id < ${id}))`,
+    );
+  }
+  return paged.orderBy(sql`created_at desc, id desc`).limit(page.limit + 1);
 }

@@ -8,7 +8,7 @@ import { newId } from '../core/ids.ts';
 import type { DesignDocument } from '../design/index.ts';
 import { documentSummary } from '../design/index.ts';
 import { draftSummary } from './draft-summary.ts';
-import { decodeCursor, type Page, type PageRequest, toPage } from './paging.ts';
+import { newestFirstPage, type Page, type PageRequest, toPage } from './paging.ts';
 import type { Database, TemplatesTable } from './schema.ts';
 
 export interface TemplateRecord {
@@ -130,20 +130,7 @@ export class TemplateRepository {
         return visibility.includeShared ? eb.or([own, eb('shared', '=', 1)]) : own;
       });
     }
-    if (page.cursor) {
-      const { createdAt, id } = decodeCursor(page.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit + 1)
-      .execute();
+    const rows = await newestFirstPage(query, page).execute();
     return toPage(rows, page.limit, toRecord);
   }
 

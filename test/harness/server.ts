@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import type { FileStore } from '../../src/files/index.ts';
@@ -26,13 +27,7 @@ export function freePort(): Promise<number> {
 }
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const ALL_SCOPES = [
-  'template:read',
-  'template:write',
-  'render:write',
-  'asset:read',
-  'asset:write',
-] as const;
+export const ALL_SCOPES = SCOPES;
 
 export interface TestServer {
   base: string;

@@ -3,10 +3,8 @@
  * selectable text with embedded font subsets and shapes stay vector. Images are embedded by Skia
  * (JPEG-compressed at the job's quality when opaque); rasterised SVGs use renderLimits.pdfRasterScale.
  */
-import { type Path2D, PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
-import { DrawFailure, drawOps } from '../draw/index.ts';
-import { elementFailure } from '../errors.ts';
-import type { Drawable } from './images.ts';
+import { PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
+import { drawPreparedPage } from './draw-context.ts';
 import type { PreparedPage } from './prepare.ts';
 
 export interface PdfPage {
@@ -19,14 +17,8 @@ export function renderPdf(pages: readonly PdfPage[], quality: number): Uint8Arra
   for (const { pageId, prepared } of pages) {
     // The typings omit drawImage from the PDF page context; at run time it is the full 2D context.
     const ctx = doc.beginPage(prepared.layout.width, prepared.layout.height) as unknown as SKRSContext2D;
-    ctx.imageSmoothingEnabled = true;
-    ctx.imageSmoothingQuality = 'high';
-    ctx.lang = 'en';
     try {
-      drawOps<Path2D, Drawable>(ctx, prepared.layout.ops, prepared.host);
-    } catch (error) {
-      if (error instanceof DrawFailure) throw elementFailure(pageId, error.elementId, error.reason);
-      throw error;
+      drawPreparedPage(ctx, prepared, pageId);
     } finally {
       doc.endPage();
     }

@@ -3,12 +3,10 @@
  * Every format is encoded by sharp from the canvas's raw RGBA (measured faster than Skia's own
  * encoders here: see docs/performance.md for the figures behind each setting).
  */
-import { type Canvas, createCanvas, type Path2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { DrawFailure, drawOps } from '../draw/index.ts';
-import { elementFailure } from '../errors.ts';
 import { MIME_TYPES } from '../types.ts';
-import type { Drawable } from './images.ts';
+import { drawPreparedPage } from './draw-context.ts';
 import type { PreparedPage } from './prepare.ts';
 
 export interface RasterOptions {
@@ -41,15 +39,7 @@ export function drawPageOnto(
     ctx.fillRect(0, 0, canvas.width, canvas.height);
   }
   ctx.scale(scale, scale);
-  ctx.imageSmoothingEnabled = true;
-  ctx.imageSmoothingQuality = 'high';
-  ctx.lang = 'en';
-  try {
-    drawOps<Path2D, Drawable>(ctx, prepared.layout.ops, prepared.host);
-  } catch (error) {
-    if (error instanceof DrawFailure) throw elementFailure(pageId, error.elementId, error.reason);
-    throw error;
-  }
+  drawPreparedPage(ctx, prepared, pageId);
 }
 
 /** Encoder settings measured on this machine (docs/performance.md): speed first, sizes within a few %. */
