@@ -41,7 +41,7 @@ for (const limiter of limiterBackends) {
         expect(limited?.json.error.code).toBe('RATE_LIMITED');
         expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         // Another key of the same workspace has its own bucket.
-        const other = await http(server.base, 'POST', '/admin/v1/workspaces/' + workspaceId + '/api-keys', {
+        const other = await http(server.base, 'POST', `/admin/v1/workspaces/${workspaceId}/api-keys`, {
           body: { scopes: ['render:write'] },
           headers: bearer('test-admin-token-0123456789'),
         });

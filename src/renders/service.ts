@@ -228,7 +228,7 @@ export class RenderService {
     const deadline = Date.now() + this.deps.timeoutMs + 10_000;
     while (Date.now() < deadline) {
       const job = await this.deps.store.renders.getJob(renderId);
-      if (!job || job.status !== 'pending') return;
+      if (job?.status !== 'pending') return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

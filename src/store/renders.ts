@@ -212,7 +212,7 @@ export class RenderRepository {
   async fail(renderId: string, error: unknown, reason = 'refund: render failed'): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const job = await this.getJob(renderId, trx);
-      if (!job || job.status !== 'pending') return false;
+      if (job?.status !== 'pending') return false;
       const updated = await trx
         .updateTable('renders')
         .set({ status: 'failed', error: JSON.stringify(error), finished_at: new Date().toISOString() })
