@@ -105,7 +105,18 @@ describe('a crash in the middle of a burst (SQLite)', () => {
         headers: bearer(key),
       }).catch(() => null),
     );
-    await new Promise((r) => setTimeout(r, 400));
+    // Kill only once renders are in flight (recorded and charged, not finished).
+    const watcher = await openStore({ dataDir });
+    for (let i = 0; i < 200; i++) {
+      const pending = await watcher.handle.db
+        .selectFrom('renders')
+        .select('id')
+        .where('status', '=', 'pending')
+        .execute();
+      if (pending.length >= 3) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await watcher.close();
     await service.stop('SIGKILL');
     await Promise.all(burst);
     service = await start({ PLATEN_DATA_DIR: dataDir, PORT: new URL(service.base).port });
