@@ -43,6 +43,10 @@ export function renderRoutes(service: RenderService, limiter: RateLimiter | null
       {
         config: { auth: 'apiKey', scope: 'render:write' },
         onRequest: perKey,
+        // No body at all means every default (`curl -X POST …/render` just works).
+        preValidation: async (request) => {
+          request.body ??= { format: 'png' };
+        },
         schema: {
           tags,
           security,
