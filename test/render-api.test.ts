@@ -112,12 +112,14 @@ for (const backend of backends) {
       });
 
       it('renders with every default when the request has no body at all', async () => {
-      const res = await http(server.base, 'POST', `/v1/templates/${multiId}/render`, { headers: bearer(key) });
-      expect(res.status).toBe(200);
-      expect(res.json).toMatchObject({ format: 'png', width: 400, height: 300 });
-    });
+        const res = await http(server.base, 'POST', `/v1/templates/${multiId}/render`, {
+          headers: bearer(key),
+        });
+        expect(res.status).toBe(200);
+        expect(res.json).toMatchObject({ format: 'png', width: 400, height: 300 });
+      });
 
-    it('renders the named page, the active page by default, and 404s an unknown page', async () => {
+      it('renders the named page, the active page by default, and 404s an unknown page', async () => {
         expect((await render(multiId, { pageId: 'p2' })).json).toMatchObject({ width: 200, height: 100 });
         expect((await render(multiId, {})).json).toMatchObject({ width: 400, height: 300 });
         const missing = await render(multiId, { pageId: 'nope' });
