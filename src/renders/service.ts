@@ -96,7 +96,7 @@ export class RenderService {
       principal.workspaceId,
       select(meta, request).identity,
     );
-    if (earlier) return this.replay(earlier);
+    if (earlier) return replayed(earlier.job, earlier.balance);
     const plan = await this.plan(principal, templateId, request);
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await this.deps.store.renders.begin({
@@ -215,10 +215,7 @@ export class RenderService {
 
   private async replay(job: RenderJob): Promise<RenderResponse> {
     const workspace = await this.deps.store.workspaces.getOrThrow(job.workspaceId);
-    const credits = { charged: 0, balanceAfter: workspace.creditBalance };
-    const stored = job.result as RenderResponse;
-    if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...p, credits })) };
-    return { ...stored, credits };
+    return replayed(job, workspace.creditBalance);
   }
 
   /** Waits for a pending render: in this process by promise, in another by polling the database. */
@@ -232,6 +229,14 @@ export class RenderService {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
+}
+
+/** The earlier response, free this time: `charged` 0 and the balance after this call. */
+function replayed(job: RenderJob, balance: number): RenderResponse {
+  const credits = { charged: 0, balanceAfter: balance };
+  const stored = job.result as RenderResponse;
+  if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...p, credits })) };
+  return { ...stored, credits };
 }
 
 function toRenderAppError(error: unknown): AppError {

@@ -150,18 +150,28 @@ export class RenderRepository {
     return { kind: 'claimed', renderId, balanceAfter, createdAt };
   }
 
-  /** The finished, unexpired render of this identity, if any: the replay fast path, no transaction. */
-  async findDone(workspaceId: string, identityHash: string): Promise<RenderJob | null> {
+  /**
+   * The finished, unexpired render of this identity with the workspace's balance now, if any: the
+   * replay fast path, one query and no transaction.
+   */
+  async findDone(
+    workspaceId: string,
+    identityHash: string,
+  ): Promise<{ job: RenderJob; balance: number } | null> {
     const row = await this.db
       .selectFrom('render_claims')
       .innerJoin('renders', 'renders.id', 'render_claims.render_id')
+      .innerJoin('workspaces', 'workspaces.id', 'render_claims.workspace_id')
       .selectAll('renders')
+      .select('workspaces.credit_balance')
       .where('render_claims.workspace_id', '=', workspaceId)
       .where('render_claims.identity_hash', '=', identityHash)
       .where('renders.status', '=', 'done')
       .where('renders.expired', '=', 0)
       .executeTakeFirst();
-    return row ? toJob(row) : null;
+    if (!row) return null;
+    const { credit_balance, ...renderRow } = row;
+    return { job: toJob(renderRow), balance: Number(credit_balance) };
   }
 
   async getJob(
