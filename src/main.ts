@@ -6,7 +6,8 @@ import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
 import { buildApp } from './http/app.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
+import { DataDirInUse } from './store/data-dir-lock.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -24,13 +25,21 @@ async function main(): Promise<void> {
     logger.warn({ variable: name }, `Unknown variable ${name} is ignored`);
   if (!config.PLATEN_ADMIN_TOKEN) logger.warn('PLATEN_ADMIN_TOKEN is not set: the operator API answers 401');
 
-  const services = await createServices(config, logger);
+  let services: Services;
+  try {
+    services = await createServices(config, logger);
+  } catch (error) {
+    if (!(error instanceof DataDirInUse)) throw error;
+    process.stderr.write(`platen: ${error.message}\n`);
+    process.exit(1);
+  }
   if (config.PLATEN_BOOTSTRAP)
     await bootstrapIfEmpty(services.store, (text) => process.stdout.write(`${text}\n`));
-  await services.maintenance.start();
 
   const { app } = await buildApp(services, logger);
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
+  // Only a process that serves sweeps: a failed start must not touch other instances' renders.
+  await services.maintenance.start();
   const { store, files, instanceId } = services;
   logger.info(
     { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },

@@ -2,6 +2,7 @@
  * Builds every long-lived part from the configuration, in one place, for the service and the test
  * harness alike: store → files → render pool → rate limiter → render service → upkeep.
  */
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from './core/config.ts';
@@ -13,6 +14,7 @@ import { RenderPool } from './render/index.ts';
 import { JobInputLoader } from './renders/job-inputs.ts';
 import { RenderMaintenance } from './renders/maintenance.ts';
 import { RenderService } from './renders/service.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
 
 export interface Services extends AppDeps {
@@ -28,6 +30,9 @@ export async function createServices(
   logger: Logger,
   database: Partial<OpenDatabaseOptions> = {},
 ): Promise<Services> {
+  const embedded = !config.DATABASE_URL;
+  if (embedded) mkdirSync(config.dataDir, { recursive: true });
+  const unlock = embedded ? lockDataDir(config.dataDir) : () => {};
   const store: Store = await openStore({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
@@ -78,6 +83,7 @@ export async function createServices(
       await limiter?.close();
       await files.close();
       await store.close();
+      unlock();
     },
   };
 }

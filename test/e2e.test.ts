@@ -87,6 +87,13 @@ describe('the service as a user starts it', () => {
     expect((await fetch(assetUrl)).status).toBe(200);
   });
 
+  it('refuses a second process on the same data directory, leaving the first one serving', async () => {
+    const second = await startService(env, { waitReady: false });
+    expect(await waitForExit(second)).not.toBe(0);
+    expect(second.output()).toContain('in use by another Platen process');
+    expect((await http(service.base, 'GET', '/healthz')).status).toBe(200);
+  });
+
   it('stops at start on a bad variable, naming it', async () => {
     const bad = await startService({ ...env, PORT: '70000' }, { waitReady: false });
     const code = await waitForExit(bad);

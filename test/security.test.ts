@@ -162,6 +162,13 @@ describe('the shared security suite', () => {
     }
   });
 
+  it('takes X-Api-Key when Authorization carries another scheme', async () => {
+    const res = await http(server.base, 'GET', '/v1/templates', {
+      headers: { authorization: 'Basic Zm9vOmJhcg==', 'x-api-key': owner.key },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('accepts the owner key on every route (the samples are valid)', async () => {
     for (const route of server.routes.filter((r) => r.auth === 'apiKey' && r.method === 'GET')) {
       const res = await call(route, bearer(owner.key));

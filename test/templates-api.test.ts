@@ -170,6 +170,8 @@ for (const backend of backends) {
           ],
           ['unknown id', 'GET', '/v1/templates/tpl_000000000000000000000000', {}, 404, 'NOT_FOUND'],
           ['malformed id', 'GET', '/v1/templates/..%2F..%2Fetc', {}, 404, 'NOT_FOUND'],
+          ['undecodable path', 'GET', '/v1/templates/%E0%A4%A', {}, 404, 'NOT_FOUND'],
+          ['over-long id', 'GET', `/v1/templates/tpl_${'x'.repeat(300)}`, {}, 404, 'NOT_FOUND'],
           ['bad limit', 'GET', '/v1/templates?limit=1000', {}, 400, 'VALIDATION_FAILED'],
           ['bad cursor', 'GET', '/v1/templates?cursor=garbage', {}, 400, 'VALIDATION_FAILED'],
           [

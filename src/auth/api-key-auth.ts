@@ -14,15 +14,13 @@ export interface CredentialHeaders {
   'x-workspace-id'?: string | string[] | undefined;
 }
 
-/** The key from `Authorization: Bearer` or `X-Api-Key`; undefined when absent or malformed. */
+/** The key from `Authorization: Bearer`, else `X-Api-Key`; undefined when absent. */
 export function extractApiKey(headers: CredentialHeaders): string | undefined {
-  const auth = headers.authorization;
-  if (auth !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return match?.[1];
-  }
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
   const header = headers['x-api-key'];
   if (typeof header === 'string') return header.trim();
+  // An Authorization header of another scheme (a proxy's Basic, say) is not our credential.
   return undefined;
 }
 

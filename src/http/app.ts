@@ -32,6 +32,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<BuiltApp>
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route runs get the same envelope as the rest.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
   });
   // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
   app.removeContentTypeParser('text/plain');

@@ -42,6 +42,9 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
   FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  // A path that cannot be decoded, or an over-long id, names nothing: not found.
+  FST_ERR_BAD_URL: 'NOT_FOUND',
+  FST_ERR_MAX_PARAM_LENGTH: 'NOT_FOUND',
 };
 
 /** Maps anything thrown to an AppError; the second value says whether it was unexpected. */

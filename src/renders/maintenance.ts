@@ -77,8 +77,13 @@ export class RenderMaintenance {
       const batch = await this.options.store.renders.expirable(before, 100);
       if (batch.length === 0) break;
       for (const render of batch) {
-        for (const key of render.fileKeys) await this.options.files.delete(key);
+        // Expired first: from then on no replay can hand out a URL whose file is going away.
         await this.options.store.renders.markExpired(render.id);
+        for (const key of render.fileKeys) {
+          await this.options.files.delete(key).catch((err: unknown) => {
+            this.options.logger.warn({ err, renderId: render.id }, 'could not remove an expired render file');
+          });
+        }
         expired++;
       }
     }

@@ -32,6 +32,14 @@ export function rateLimitHook(limiter: RateLimiter | null, keyOf: (request: Fast
 
 export function renderRoutes(service: RenderService, limiter: RateLimiter | null) {
   return async function register(root: FastifyInstance): Promise<void> {
+    // Every render field is optional, so an empty JSON body means every default, as no body does.
+    const parseJson = root.getDefaultJsonParser('error', 'error');
+    root.removeContentTypeParser('application/json');
+    root.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body.toString();
+      if (text.trim() === '') return done(null, { format: 'png' });
+      return parseJson(request, text, done);
+    });
     const app = root.withTypeProvider<ZodTypeProvider>();
     const perKey = rateLimitHook(limiter, (request) => {
       const actor = requirePrincipal(request.principal).actor;

@@ -11,7 +11,7 @@ import { applyModifications, type DesignDocument } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
 import { PoolOverloaded, RenderError, type RenderPool } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
-import type { RenderJob } from '../store/renders.ts';
+import { type RenderJob, RenderNoLongerPending } from '../store/renders.ts';
 import { loadTemplate } from '../templates/service.ts';
 import { renderIdentity } from './identity.ts';
 import type { JobInputLoader } from './job-inputs.ts';
@@ -32,6 +32,7 @@ export interface RenderServiceDeps {
 }
 
 interface Selection {
+  allPages: boolean;
   pageIds: string[];
   format: 'png' | 'jpeg' | 'pdf';
   scale: number;
@@ -77,7 +78,15 @@ function select(draft: DraftFacts, request: RenderRequest): Selection {
     scale,
     quality,
   });
-  return { pageIds, format, scale, quality, identity, fileCount: format === 'pdf' ? 1 : pageIds.length };
+  return {
+    allPages,
+    pageIds,
+    format,
+    scale,
+    quality,
+    identity,
+    fileCount: format === 'pdf' ? 1 : pageIds.length,
+  };
 }
 
 export class RenderService {
@@ -163,6 +172,7 @@ export class RenderService {
         settle = resolve;
       }),
     );
+    const written: string[] = [];
     try {
       const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document);
       const rendered = await this.deps.pool.render({
@@ -178,8 +188,10 @@ export class RenderService {
       });
       const outputs = [];
       for (const [position, file] of rendered.entries()) {
-        const id = rendered.length === 1 ? renderId : newId('render');
+        // The first file carries the render's own id, so the ledger's renderId can be looked up.
+        const id = position === 0 ? renderId : newId('render');
         const fileKey = `renders/${principal.workspaceId}/${randomToken(18)}/${id}.${EXTENSIONS[plan.format]}`;
+        written.push(fileKey);
         await this.deps.files.put(fileKey, file.bytes, file.mimeType);
         const result: RenderResult = {
           id,
@@ -195,7 +207,7 @@ export class RenderService {
         outputs.push({ id, position, fileKey, result });
       }
       const response: RenderResponse =
-        plan.format !== 'pdf' && plan.pageIds.length > 1
+        plan.allPages && plan.format !== 'pdf'
           ? { pages: outputs.map((o) => o.result) }
           : (outputs[0]?.result as RenderResult);
       await this.deps.store.renders.complete(renderId, response, outputs, principal.workspaceId);
@@ -206,6 +218,8 @@ export class RenderService {
         code: appError.code,
         details: appError.details ?? null,
       });
+      // Files of a render that is not recorded as done are nobody's: remove them.
+      await Promise.all(written.map((key) => this.deps.files.delete(key).catch(() => {})));
       throw appError;
     } finally {
       this.inflight.delete(renderId);
@@ -241,6 +255,11 @@ function replayed(job: RenderJob, balance: number): RenderResponse {
 
 function toRenderAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof RenderNoLongerPending) {
+    return new AppError('OVERLOADED', 'The render was interrupted; retry it.', undefined, {
+      'retry-after': '1',
+    });
+  }
   if (error instanceof PoolOverloaded) {
     return new AppError('OVERLOADED', 'The render queue is full; retry shortly.', undefined, {
       'retry-after': '2',

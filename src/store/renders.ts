@@ -49,6 +49,14 @@ export interface OutputRow {
   result: unknown;
 }
 
+/** A render that was refunded (as interrupted) before it could be recorded as done. */
+export class RenderNoLongerPending extends Error {
+  constructor(readonly renderId: string) {
+    super(`Render ${renderId} is no longer pending`);
+    this.name = 'RenderNoLongerPending';
+  }
+}
+
 /** Thrown inside the transaction when another request claimed the identity first. */
 class ClaimLost extends Error {}
 
@@ -204,7 +212,7 @@ export class RenderRepository {
           })
           .execute();
       }
-      await trx
+      const updated = await trx
         .updateTable('renders')
         .set({
           status: 'done',
@@ -214,7 +222,9 @@ export class RenderRepository {
         })
         .where('id', '=', renderId)
         .where('status', '=', 'pending')
-        .execute();
+        .executeTakeFirst();
+      // Refunded meanwhile (taken for an orphan): recording it as done would be a free render.
+      if (Number(updated.numUpdatedRows) === 0) throw new RenderNoLongerPending(renderId);
     });
   }
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
 import { createBlankDocument } from '../design/index.ts';
 import type { Store } from './index.ts';
+import { RenderNoLongerPending } from './renders.ts';
 import { changeCredits } from './workspaces.ts';
 
 for (const backend of backends) {
@@ -169,6 +170,40 @@ for (const backend of backends) {
         expect((await store.assets.fonts(ws.id)).map((a) => a.fontFamily)).toEqual(['X']);
         expect((await store.assets.list(ws.id, { limit: 10 })).items).toHaveLength(2);
         expect(await store.assets.getMany(ws.id, ['ast_bbbbbbbbbbbbbbbbbbbbbb'])).toHaveLength(1);
+      });
+
+      it('never records as done a render that was refunded meanwhile', async () => {
+        const ws = await store.workspaces.create({ name: 'r', credits: 2, actor: 'test' });
+        const begun = await store.renders.begin({
+          workspaceId: ws.id,
+          templateId: 'tpl_x',
+          identityHash: 'h1',
+          format: 'png',
+          fileCount: 1,
+          actor: 'test',
+          instanceId: 'ins_a',
+        });
+        if (begun.kind !== 'claimed') throw new Error('expected a claim');
+        expect(begun.balanceAfter).toBe(1);
+        expect(
+          await store.renders.fail(begun.renderId, { reason: 'interrupted' }, 'refund: render interrupted'),
+        ).toBe(true);
+        await expect(store.renders.complete(begun.renderId, {}, [], ws.id)).rejects.toBeInstanceOf(
+          RenderNoLongerPending,
+        );
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(2);
+        expect((await store.renders.getJob(begun.renderId))?.status).toBe('failed');
+        // The identity is free again: the next identical request claims (and pays) anew.
+        const again = await store.renders.begin({
+          workspaceId: ws.id,
+          templateId: 'tpl_x',
+          identityHash: 'h1',
+          format: 'png',
+          fileCount: 1,
+          actor: 'test',
+          instanceId: 'ins_a',
+        });
+        expect(again.kind).toBe('claimed');
       });
 
       it('lets exactly one claimant take a meta claim', async () => {
