@@ -9,10 +9,10 @@ import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import { applyModifications, type DesignDocument } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
-import { PoolOverloaded, RenderError, type RenderPool } from '../render/index.ts';
+import type { RenderPool } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
 import { type RenderJob, RenderNoLongerPending } from '../store/renders.ts';
-import { loadTemplate } from '../templates/service.ts';
+import { loadTemplate, loadTemplateRenderMeta } from '../templates/service.ts';
 import { renderIdentity } from './identity.ts';
 import type { JobInputLoader } from './job-inputs.ts';
 import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
@@ -95,11 +95,7 @@ export class RenderService {
   constructor(private readonly deps: RenderServiceDeps) {}
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
-    const meta = isIdOf('template', templateId)
-      ? await this.deps.store.templates.renderMeta(templateId)
-      : null;
-    if (!meta) throw new AppError('NOT_FOUND', 'The template was not found.');
-    if (meta.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    const meta = await loadTemplateRenderMeta(this.deps.store, principal, templateId);
     // Fast path: an identical earlier render is answered without reading the document.
     const earlier = await this.deps.store.renders.findDone(
       principal.workspaceId,
@@ -253,6 +249,7 @@ function replayed(job: RenderJob, balance: number): RenderResponse {
   return { ...stored, credits };
 }
 
+/** RenderError and PoolOverloaded are AppErrors already (RENDER_FAILED, OVERLOADED). */
 function toRenderAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof RenderNoLongerPending) {
@@ -260,11 +257,5 @@ function toRenderAppError(error: unknown): AppError {
       'retry-after': '1',
     });
   }
-  if (error instanceof PoolOverloaded) {
-    return new AppError('OVERLOADED', 'The render queue is full; retry shortly.', undefined, {
-      'retry-after': '2',
-    });
-  }
-  if (error instanceof RenderError) return new AppError('RENDER_FAILED', error.message, error.details);
   return new AppError('RENDER_FAILED', 'The render failed.', { reason: 'internal' });
 }

@@ -174,7 +174,7 @@ for (const backend of backends) {
 
       it('never records as done a render that was refunded meanwhile', async () => {
         const ws = await store.workspaces.create({ name: 'r', credits: 2, actor: 'test' });
-        const begun = await store.renders.begin({
+        const input = {
           workspaceId: ws.id,
           templateId: 'tpl_x',
           identityHash: 'h1',
@@ -182,7 +182,8 @@ for (const backend of backends) {
           fileCount: 1,
           actor: 'test',
           instanceId: 'ins_a',
-        });
+        };
+        const begun = await store.renders.begin(input);
         if (begun.kind !== 'claimed') throw new Error('expected a claim');
         expect(begun.balanceAfter).toBe(1);
         expect(
@@ -194,15 +195,7 @@ for (const backend of backends) {
         expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(2);
         expect((await store.renders.getJob(begun.renderId))?.status).toBe('failed');
         // The identity is free again: the next identical request claims (and pays) anew.
-        const again = await store.renders.begin({
-          workspaceId: ws.id,
-          templateId: 'tpl_x',
-          identityHash: 'h1',
-          format: 'png',
-          fileCount: 1,
-          actor: 'test',
-          instanceId: 'ins_a',
-        });
+        const again = await store.renders.begin(input);
         expect(again.kind).toBe('claimed');
       });
 

@@ -7,7 +7,7 @@ import { AppError, type ValidationIssue } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
 import { createBlankDocument, type DesignDocument, parseDesignDocument } from '../design/index.ts';
 import type { Store } from '../store/index.ts';
-import type { TemplateRecord, TemplateWithDocument } from '../store/templates.ts';
+import type { TemplateRecord, TemplateRenderMeta, TemplateWithDocument } from '../store/templates.ts';
 
 export type TemplateResponse = TemplateRecord & { document: DesignDocument };
 
@@ -36,16 +36,30 @@ export function documentFromCreate(body: {
   return createBlankDocument(body.width ?? 1080, body.height ?? 1080);
 }
 
-/** The template, if it exists and is the principal's: 404 when absent or malformed, 403 when foreign. */
-export async function loadTemplate(
+/** 404 when absent (or the id is malformed), 403 when another workspace's; else the row. */
+async function ownedBy<T extends { workspaceId: string }>(
+  principal: Principal,
+  id: string,
+  read: (id: string) => Promise<T | null>,
+): Promise<T> {
+  const row = isIdOf('template', id) ? await read(id) : null;
+  if (!row) throw new AppError('NOT_FOUND', 'The template was not found.');
+  assertSameWorkspace(principal, row.workspaceId);
+  return row;
+}
+
+/** The template with its document, if it is the principal's. */
+export function loadTemplate(store: Store, principal: Principal, id: string): Promise<TemplateWithDocument> {
+  return ownedBy(principal, id, (templateId) => store.templates.get(templateId));
+}
+
+/** What rendering needs to know first (no document), under the same checks as `loadTemplate`. */
+export function loadTemplateRenderMeta(
   store: Store,
   principal: Principal,
   id: string,
-): Promise<TemplateWithDocument> {
-  const template = isIdOf('template', id) ? await store.templates.get(id) : null;
-  if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
-  assertSameWorkspace(principal, template.workspaceId);
-  return template;
+): Promise<TemplateRenderMeta> {
+  return ownedBy(principal, id, (templateId) => store.templates.renderMeta(templateId));
 }
 
 /** `If-Match: "3"`, `3` or `W/"3"` → 3; `*` or absent → undefined. */
