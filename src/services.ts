@@ -43,6 +43,8 @@ export async function createServices(
     workers: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
     maxQueue: config.PLATEN_RENDER_QUEUE,
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
+    recycleRssMb: config.PLATEN_RENDER_RECYCLE_RSS_MB,
+    maxRssMb: config.PLATEN_RENDER_MAX_RSS_MB,
   });
   const limiter = createRateLimiter({
     perMinute: config.PLATEN_RENDER_RATE_LIMIT,

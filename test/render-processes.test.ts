@@ -107,17 +107,20 @@ describe('a crash in the middle of a burst (SQLite)', () => {
     );
     // Kill only once renders are in flight (recorded and charged, not finished).
     const watcher = await openStore({ dataDir });
-    for (let i = 0; i < 200; i++) {
+    let inFlight: string[] = [];
+    for (let i = 0; i < 400 && inFlight.length < 3; i++) {
       const pending = await watcher.handle.db
         .selectFrom('renders')
         .select('id')
         .where('status', '=', 'pending')
         .execute();
-      if (pending.length >= 3) break;
-      await new Promise((r) => setTimeout(r, 25));
+      inFlight = pending.map((r) => r.id);
+      if (inFlight.length < 3) await new Promise((r) => setTimeout(r, 25));
     }
-    await watcher.close();
     await service.stop('SIGKILL');
+    await watcher.close();
+    // The kill must land on charged renders still pending, or the test proves nothing.
+    expect(inFlight.length).toBeGreaterThanOrEqual(3);
     await Promise.all(burst);
     service = await start({ PLATEN_DATA_DIR: dataDir, PORT: new URL(service.base).port });
     const store = await openStore({ dataDir });
@@ -125,6 +128,22 @@ describe('a crash in the middle of a burst (SQLite)', () => {
       const { balance, done } = await assertConsistent(store, workspaceId, async (k) =>
         existsSync(join(dataDir, 'files', k)),
       );
+      // Each render pending at the kill either finished before it or was refunded after restart.
+      const after = await store.handle.db
+        .selectFrom('renders')
+        .select(['id', 'status'])
+        .where('id', 'in', inFlight)
+        .execute();
+      expect(after).toHaveLength(inFlight.length);
+      const refunds = await store.handle.db
+        .selectFrom('credit_ledger')
+        .select(['render_id', 'delta'])
+        .where('render_id', 'in', inFlight)
+        .where('delta', '>', 0)
+        .execute();
+      const refunded = after.filter((r) => r.status !== 'done');
+      expect(refunded.length).toBeGreaterThan(0);
+      expect(refunds.map((r) => r.render_id).sort()).toEqual(refunded.map((r) => r.id).sort());
       expect(balance).toBe(500 - done);
     } finally {
       await store.close();

@@ -70,6 +70,12 @@ beforeAll(async () => {
   const revoked = await keyFor(server.base, owner.workspaceId, ALL_SCOPES);
   revokedKey = revoked.key;
   await admin(server.base, 'DELETE', `/api-keys/${revoked.id}`);
+  await createOwnerResources();
+});
+afterAll(() => server.close());
+
+/** A template, an asset and a render of the owner's, addressed by the routes' `:id`. */
+async function createOwnerResources(): Promise<void> {
   const t = await http(server.base, 'POST', '/v1/templates', {
     body: { name: 't', document: simpleDocument() },
     headers: bearer(owner.key),
@@ -85,7 +91,7 @@ beforeAll(async () => {
     headers: bearer(owner.key),
   });
   resourceIds.renders = r.json.id;
-});
+}
 afterAll(() => server.close());
 
 describe('the shared security suite', () => {
@@ -169,10 +175,14 @@ describe('the shared security suite', () => {
     expect(res.status).toBe(200);
   });
 
-  it('accepts the owner key on every route (the samples are valid)', async () => {
-    for (const route of server.routes.filter((r) => r.auth === 'apiKey' && r.method === 'GET')) {
+  it('accepts the owner key on every route and method (the samples are valid)', async () => {
+    const expected: Record<string, number> = { GET: 200, PUT: 200, PATCH: 200, POST: 201, DELETE: 204 };
+    for (const route of server.routes.filter((r) => r.auth === 'apiKey')) {
+      // Fresh resources for each call, so a DELETE (or a save) leaves the next route its own.
+      await createOwnerResources();
       const res = await call(route, bearer(owner.key));
-      expect([route.url, res.status]).toEqual([route.url, 200]);
+      const status = route.url.endsWith('/render') ? 200 : expected[route.method];
+      expect([route.method, route.url, res.status]).toEqual([route.method, route.url, status]);
     }
   });
 

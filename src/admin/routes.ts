@@ -10,6 +10,7 @@ import { AppError } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
 import type { AppDeps } from '../http/context.ts';
 import { errorEnvelopeSchema } from '../http/openapi.ts';
+import { MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../store/workspaces.ts';
 
 const tags = ['operator'];
 const security = [{ adminToken: [] }];
@@ -35,13 +36,12 @@ const apiKeySchema = z.object({
   revokedAt: z.string().nullable(),
 });
 const createdKeySchema = apiKeySchema.extend({ key: z.string() });
-const MAX_CREDITS = 1_000_000_000;
 
 const idParams = z.object({ id: z.string().max(200) });
 const createWorkspaceBody = z
   .object({
     name: z.string().trim().min(1).max(200),
-    credits: z.number().int().min(0).max(MAX_CREDITS).optional(),
+    credits: z.number().int().min(0).max(MAX_CREDIT_CHANGE).optional(),
   })
   .strict();
 const patchWorkspaceBody = z
@@ -52,9 +52,13 @@ const creditsBody = z
     amount: z
       .number()
       .int()
-      .min(-MAX_CREDITS)
-      .max(MAX_CREDITS)
-      .refine((n) => n !== 0, 'Must not be zero'),
+      .min(-MAX_CREDIT_CHANGE)
+      .max(MAX_CREDIT_CHANGE)
+      .refine((n) => n !== 0, 'Must not be zero')
+      .describe(
+        `Credits to grant (positive) or withdraw (negative), at most ${MAX_CREDIT_CHANGE} either way; ` +
+          `a grant may not take the balance above ${MAX_CREDIT_BALANCE} (400 VALIDATION_FAILED).`,
+      ),
     reason: z.string().max(500).optional(),
   })
   .strict();

@@ -10,6 +10,8 @@ describe('configuration', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.s3).toBeNull();
     expect(config.PLATEN_RENDER_RATE_LIMIT).toBe(600);
+    expect(config.PLATEN_RENDER_RECYCLE_RSS_MB).toBe(600);
+    expect(config.PLATEN_RENDER_MAX_RSS_MB).toBe(1500);
   });
 
   it('derives the base URL from PORT and strips a trailing slash from PLATEN_BASE_URL', () => {
@@ -29,6 +31,8 @@ describe('configuration', () => {
     ['PLATEN_RENDER_RATE_LIMIT', '-1'],
     ['PLATEN_ADMIN_TOKEN', 'short'],
     ['PLATEN_REDIS_URL', 'http://x'],
+    ['PLATEN_RENDER_MAX_RSS_MB', '0'],
+    ['PLATEN_RENDER_RECYCLE_RSS_MB', 'lots'],
   ])('stops on a bad %s, naming it', (name, value) => {
     try {
       loadConfig({ [name]: value });

@@ -45,6 +45,8 @@ const envSchema = z.object({
   PLATEN_RENDER_WORKERS: positiveInt.optional(),
   PLATEN_RENDER_QUEUE: positiveInt.default(256),
   PLATEN_RENDER_TIMEOUT_MS: positiveInt.default(30_000),
+  PLATEN_RENDER_RECYCLE_RSS_MB: positiveInt.default(600),
+  PLATEN_RENDER_MAX_RSS_MB: positiveInt.default(1500),
   PLATEN_RENDER_RETENTION_DAYS: nonNegativeInt.default(0),
 });
 

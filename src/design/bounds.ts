@@ -15,6 +15,12 @@ export const designBounds = {
   idLength: 64,
   nameLength: 200,
   textLength: 10_000,
+  /**
+   * Characters of text in one document, all text elements together, after modifications too. It
+   * bounds the memory and layout work of a render whatever the template and modifications are
+   * (a page of dense body copy is about 5,000 characters).
+   */
+  documentText: 200_000,
   fontFamilyLength: 200,
   fontSize: { min: 1, max: 2000 },
   lineHeight: { min: 0.1, max: 10 },

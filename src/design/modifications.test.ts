@@ -145,9 +145,34 @@ describe('applyModifications', () => {
   it('reports a text that grows past the limit through placeholders', () => {
     const value = 'y'.repeat(6000);
     const result = applyModifications(parsed(oneDoc([text('{{a}}{{a}}')])), { a: value });
-    expect(result.ok ? [] : result.issues).toEqual([
-      { path: 'pages[0].elements[0].text', message: 'is longer than 10000 characters after modifications' },
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['pages[0].elements[0].text']);
+    expect(result.ok ? '' : result.issues[0]?.message).toMatch(/12000 characters.*limit is 10000/);
+  });
+
+  it('measures the expansion before making it: 1,900 placeholders of 10,000 characters each', () => {
+    const template = '{{a}}'.repeat(1900);
+    const elements = Array.from({ length: 20 }, (_, i) => ({ ...text(template), id: `t${i}` }));
+    const result = applyModifications(parsed(oneDoc(elements)), { a: 'x'.repeat(10_000) });
+    // 19 million characters for each element: every one is named, none is built.
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(elements.map((_, i) => `pages[0].elements[${i}].text`));
+  });
+
+  it('bounds the text of the whole document after modifications, naming where it went over', () => {
+    const elements = Array.from({ length: 25 }, (_, i) => ({ ...text('{{a}}'), id: `t${i}` }));
+    const ok = applyModifications(parsed(oneDoc(elements)), { a: 'x'.repeat(8000) });
+    expect(ok.ok).toBe(true);
+    const over = applyModifications(parsed(oneDoc(elements)), { a: 'x'.repeat(9000) });
+    // 22 × 9,000 = 198,000 fits; the 23rd element takes the document over 200,000.
+    expect(over.ok ? [] : over.issues).toEqual([
+      { path: 'pages[0].elements[22].text', message: expect.stringContaining('200000') },
     ]);
+  });
+
+  it("counts a named text element's new value against the document budget too", () => {
+    const elements = Array.from({ length: 21 }, (_, i) => ({ ...text('x', 'body'), id: `t${i}` }));
+    const over = applyModifications(parsed(oneDoc(elements)), { body: 'x'.repeat(10_000) });
+    expect(over.ok ? [] : over.issues.map((i) => i.path)).toEqual(['pages[0].elements[20].text']);
   });
 
   it('reports a non-string value instead of crashing', () => {

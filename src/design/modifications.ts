@@ -72,11 +72,49 @@ export function expandPlaceholders(text: string, lookup: (name: string) => strin
   return text.replace(PLACEHOLDER, (match: string, name: string) => (name ? (lookup(name) ?? match) : match));
 }
 
+/**
+ * The length `expandPlaceholders` would produce, computed without building the string: a text of
+ * 10,000 characters can hold 2,000 placeholders, each worth 10,000 characters, so the expanded
+ * size must be known (and refused) before a single copy is made.
+ */
+export function expandedLength(text: string, lookup: (name: string) => string | undefined): number {
+  let length = text.length;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const value = match[1] ? lookup(match[1]) : undefined;
+    if (value !== undefined) length += value.length - match[0].length;
+  }
+  return length;
+}
+
 interface Context {
   mods: Record<string, string>;
   variables: Record<string, string>;
   issues: ValidationIssue[];
   reported: Set<string>;
+  /** Characters of text still allowed in this document (designBounds.documentText). */
+  textBudget: number;
+  budgetReported: boolean;
+}
+
+/** Spends `length` characters of the document's budget; false (with an issue) when over it. */
+function spendText(length: number, path: PropertyKey[], ctx: Context): boolean {
+  if (length > designBounds.textLength) {
+    ctx.issues.push({
+      path: formatIssuePath([...path, 'text']),
+      message: `would be ${length} characters after modifications; the limit is ${designBounds.textLength}`,
+    });
+    return false;
+  }
+  ctx.textBudget -= length;
+  if (ctx.textBudget >= 0) return true;
+  if (!ctx.budgetReported) {
+    ctx.budgetReported = true;
+    ctx.issues.push({
+      path: formatIssuePath([...path, 'text']),
+      message: `takes the document's text over ${designBounds.documentText} characters after modifications`,
+    });
+  }
+  return false;
 }
 
 function namedValue(element: Element, ctx: Context): string | undefined {
@@ -103,15 +141,13 @@ function applyToElement(element: Element, path: PropertyKey[], ctx: Context): El
   const value = namedValue(element, ctx);
   switch (element.type) {
     case 'text': {
-      if (value !== undefined) return { ...element, text: value };
+      if (value !== undefined)
+        return spendText(value.length, path, ctx) ? { ...element, text: value } : element;
       const lookup = (name: string) => own(ctx.mods, name) ?? own(ctx.variables, name);
+      // Measure first, build only what fits: nothing large is allocated for a refused document.
+      if (!spendText(expandedLength(element.text, lookup), path, ctx) || ctx.issues.length > 0)
+        return element;
       const text = expandPlaceholders(element.text, lookup);
-      if (text.length > designBounds.textLength) {
-        ctx.issues.push({
-          path: formatIssuePath([...path, 'text']),
-          message: `is longer than ${designBounds.textLength} characters after modifications`,
-        });
-      }
       return text === element.text ? element : { ...element, text };
     }
     case 'image':
@@ -134,7 +170,14 @@ export function applyModifications(doc: DesignDocument, mods: Modifications = {}
   if (typeof mods !== 'object' || mods === null || Array.isArray(mods)) {
     return { ok: false, issues: [{ path: 'modifications', message: 'must be an object of strings' }] };
   }
-  const ctx: Context = { mods, variables: doc.variables, issues: [], reported: new Set() };
+  const ctx: Context = {
+    mods,
+    variables: doc.variables,
+    issues: [],
+    reported: new Set(),
+    textBudget: designBounds.documentText,
+    budgetReported: false,
+  };
   const pages = doc.pages.map((page, p) => ({
     ...page,
     elements: page.elements.map((element, e) => applyToElement(element, ['pages', p, 'elements', e], ctx)),

@@ -161,6 +161,23 @@ describe('deployment limits', () => {
     ]);
   });
 
+  it('refuses a document whose text together is over 200000 characters', () => {
+    const text = (id: string) => ({
+      id,
+      type: 'text',
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      text: 'x'.repeat(10_000),
+    });
+    const elements = (count: number) => Array.from({ length: count }, (_, i) => text(`t${i}`));
+    expect(parseDesignDocument(oneDoc(elements(20))).ok).toBe(true);
+    expect(issues(parseDesignDocument(oneDoc(elements(21))))).toEqual([
+      { path: 'pages[0].elements[20].text', message: "takes the document's text over 200000 characters" },
+    ]);
+  });
+
   it('takes other limits from the caller', () => {
     const raw = { schemaVersion: 1, pages: [{ id: 'p', width: 20_000, height: 100 }, ...pages(2)] };
     expect(parseDesignDocument(raw, { maxPageSide: 20_000 }).ok).toBe(true);

@@ -4,7 +4,7 @@
  * the cross-field rules. Returns a result and never throws, whatever the input.
  */
 import { formatIssuePath, type ValidationIssue } from '../core/errors.ts';
-import { type DesignLimits, defaultDesignLimits } from './bounds.ts';
+import { type DesignLimits, defaultDesignLimits, designBounds } from './bounds.ts';
 import { capIssues, fromZodIssues } from './issues.ts';
 import { migrateToCurrent } from './migrations.ts';
 import { type DesignDocument, designDocumentSchema, type Page, SCHEMA_VERSION } from './schema.ts';
@@ -47,6 +47,26 @@ function checkPageSizes(doc: DesignDocument, limits: DesignLimits): ValidationIs
   return issues;
 }
 
+/** All text together within designBounds.documentText, so every saved document can be rendered. */
+function checkTextTotal(doc: DesignDocument): ValidationIssue[] {
+  let total = 0;
+  for (const [p, page] of doc.pages.entries()) {
+    for (const [e, element] of page.elements.entries()) {
+      if (element.type !== 'text') continue;
+      total += element.text.length;
+      if (total > designBounds.documentText) {
+        return [
+          issue(
+            ['pages', p, 'elements', e, 'text'],
+            `takes the document's text over ${designBounds.documentText} characters`,
+          ),
+        ];
+      }
+    }
+  }
+  return [];
+}
+
 function checkIds(doc: DesignDocument): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const pageIds = new Map<string, string>();
@@ -77,7 +97,11 @@ function parse(input: unknown, limits: DesignLimits): ParseResult {
   if (countIssues.length > 0) return { ok: false, issues: capIssues(countIssues) };
   const parsed = designDocumentSchema.safeParse(migrated.value);
   if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues) };
-  const issues = [...checkIds(parsed.data), ...checkPageSizes(parsed.data, limits)];
+  const issues = [
+    ...checkIds(parsed.data),
+    ...checkPageSizes(parsed.data, limits),
+    ...checkTextTotal(parsed.data),
+  ];
   if (issues.length > 0) return { ok: false, issues: capIssues(issues) };
   return { ok: true, document: parsed.data };
 }

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FileStore } from './types.ts';
+import type { FileStore, ListedFile } from './types.ts';
 
 export interface FileStoreHarness {
   /** A new store instance over the same backing storage as every other call. */
@@ -36,6 +36,12 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+export async function listAll(s: FileStore, prefix: string): Promise<ListedFile[]> {
+  const files: ListedFile[] = [];
+  for await (const file of s.list(prefix)) files.push(file);
+  return files;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -229,6 +235,54 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
       expect(got?.contentType).toBe('image/png');
       await reader.delete(k);
       expect(await s.head(k)).toBeNull();
+    });
+
+    it('lists the files under a prefix with when they were written, and nothing else', async () => {
+      const s = await store();
+      const base = key('').slice(0, -1);
+      const before = Date.now();
+      const inside = [`${base}/a/x.png`, `${base}/a/y/z.pdf`, `${base}/b`];
+      for (const k of inside) await s.put(k, Buffer.from(k), 'application/octet-stream');
+      await s.put(`${base}-sibling/a`, Buffer.from('no'), 'text/plain');
+      const after = Date.now();
+      const listed = await listAll(s, `${base}/`);
+      expect(listed.map((f) => f.key).sort()).toEqual([...inside].sort());
+      for (const file of listed) {
+        expect(file.lastModified).toBeInstanceOf(Date);
+        // S3 keeps whole seconds: allow that much either side.
+        expect(file.lastModified.getTime()).toBeGreaterThanOrEqual(before - 2000);
+        expect(file.lastModified.getTime()).toBeLessThanOrEqual(after + 2000);
+      }
+      expect((await listAll(s, `${base}/a/`)).map((f) => f.key).sort()).toEqual(inside.slice(0, 2).sort());
+    });
+
+    it('lists by a prefix that ends inside a name, and forgets deleted files', async () => {
+      const s = await store();
+      const base = key('').slice(0, -1);
+      for (const leaf of ['ab1', 'ab2', 'c']) await s.put(`${base}/${leaf}`, Buffer.from('x'), 'text/plain');
+      expect((await listAll(s, `${base}/ab`)).map((f) => f.key).sort()).toEqual([
+        `${base}/ab1`,
+        `${base}/ab2`,
+      ]);
+      await s.delete(`${base}/ab1`);
+      expect((await listAll(s, `${base}/ab`)).map((f) => f.key)).toEqual([`${base}/ab2`]);
+      expect(await listAll(s, `${base}/nothing-here/`)).toEqual([]);
+    });
+
+    it('lists more files than one page holds', async () => {
+      const s = await store();
+      const base = key('').slice(0, -1);
+      const keys = Array.from({ length: 25 }, (_, i) => `${base}/f${String(i).padStart(2, '0')}`);
+      await Promise.all(keys.map((k) => s.put(k, Buffer.from('x'), 'text/plain')));
+      const listed = (await listAll(s, `${base}/`)).map((f) => f.key);
+      expect(listed.sort()).toEqual(keys);
+    });
+
+    it('rejects a bad prefix on list', async () => {
+      const s = await store();
+      for (const bad of ['../x', '/abs', 'a//b', 'a/.hidden/', '/']) {
+        await expect(listAll(s, bad), bad).rejects.toThrow(/Invalid file key/);
+      }
     });
 
     it('signedUrl answers a URL string or null, never throws for a good key', async () => {

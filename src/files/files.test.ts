@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFileStore, type FileStoreHarness } from './conformance.ts';
+import { describeFileStore, type FileStoreHarness, listAll } from './conformance.ts';
 import { createFileStore, FolderFileStore, folderRoot, S3FileStore } from './index.ts';
 import { s3ClientConfig } from './s3.ts';
 import type { S3FileStoreOptions } from './types.ts';
@@ -58,7 +58,11 @@ async function startS3(prefix: string): Promise<S3Fixture> {
 
 async function s3Harness(): Promise<FileStoreHarness> {
   const fixture = await startS3('platen/');
-  return { open: async () => new S3FileStore(fixture.options), dispose: fixture.dispose };
+  // A small list page makes the conformance suite's listing cases page through continuation tokens.
+  return {
+    open: async () => new S3FileStore(fixture.options, { listPageSize: 7 }),
+    dispose: fixture.dispose,
+  };
 }
 
 describeFileStore('folder', folderHarness);
@@ -84,6 +88,13 @@ describe('FolderFileStore specifics', () => {
     expect((await store.head('orphan'))?.contentType).toBe('application/octet-stream');
     await writeFile(join(root, '.orphan.meta.json'), '{not json');
     expect((await store.get('orphan'))?.contentType).toBe('application/octet-stream');
+  });
+
+  it('lists neither sidecars nor temp files', async () => {
+    const store = new FolderFileStore(root);
+    await store.put('listing/ws_a/rnd_b.png', Buffer.from('png!'), 'image/png');
+    await writeFile(join(root, 'listing/ws_a/.rnd_c.png.0a1b2c.tmp'), 'torn');
+    expect((await listAll(store, 'listing/')).map((f) => f.key)).toEqual(['listing/ws_a/rnd_b.png']);
   });
 
   it('treats a key below an existing file as absent', async () => {
@@ -149,6 +160,8 @@ describe('S3FileStore specifics', () => {
     const b = new S3FileStore({ ...(await options()), prefix: 'tenant-b' });
     await a.put('shared/key', Buffer.from('a'), 'text/plain');
     expect(await b.get('shared/key')).toBeNull();
+    expect(await listAll(b, 'shared/')).toEqual([]);
+    expect((await listAll(a, 'shared/')).map((f) => f.key)).toEqual(['shared/key']);
     await a.close();
     await b.close();
   });

@@ -5,10 +5,10 @@
  * start a segment with a dot, so no key collides with a sidecar or a temp file.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { assertValidKey } from './keys.ts';
-import type { FileStore, StoredFileInfo } from './types.ts';
+import { assertValidKey, assertValidPrefix } from './keys.ts';
+import type { FileStore, ListedFile, StoredFileInfo } from './types.ts';
 
 const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
@@ -104,6 +104,39 @@ export class FolderFileStore implements FileStore {
     const { data, meta } = this.paths(key);
     await rm(data, { force: true });
     await rm(meta, { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedFile> {
+    assertValidPrefix(prefix);
+    // Walk from the deepest folder the prefix names in full; filter on the rest.
+    const folder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    for await (const file of this.walk(folder)) if (file.key.startsWith(prefix)) yield file;
+  }
+
+  /** Files under `folder` (a key prefix without trailing slash), skipping dot-names: sidecars, temp files. */
+  private async *walk(folder: string): AsyncGenerator<ListedFile> {
+    let dir: Awaited<ReturnType<typeof opendir>>;
+    try {
+      // opendir streams entries: a folder of a million renders is never held in memory at once.
+      dir = await opendir(folder ? join(this.root, ...folder.split('/')) : this.root);
+    } catch (error) {
+      if (isAbsent(error)) return;
+      throw error;
+    }
+    for await (const entry of dir) {
+      if (entry.name.startsWith('.')) continue;
+      const key = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        yield* this.walk(key);
+      } else if (entry.isFile()) {
+        try {
+          const info = await stat(join(this.root, ...key.split('/')));
+          yield { key, lastModified: info.mtime };
+        } catch (error) {
+          if (!isAbsent(error)) throw error; // deleted meanwhile
+        }
+      }
+    }
   }
 
   async signedUrl(key: string, _expiresSeconds: number): Promise<string | null> {

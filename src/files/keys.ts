@@ -21,10 +21,27 @@ export function assertValidKey(key: string): void {
   }
 }
 
+export function isValidKey(key: string): boolean {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Normalises an S3 key prefix to `''` or `a/b/`, validating it like a key. */
 export function normalisePrefix(prefix: string): string {
   const trimmed = prefix.replace(/^\/+|\/+$/g, '');
   if (trimmed === '') return '';
   assertValidKey(trimmed);
   return `${trimmed}/`;
+}
+
+/** Throws unless `prefix` is '' or a valid key, optionally with one trailing slash (`renders/`). */
+export function assertValidPrefix(prefix: string): void {
+  if (prefix === '') return;
+  const bare = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  if (bare === '') throw new Error('Invalid file key prefix: "/"');
+  assertValidKey(bare);
 }

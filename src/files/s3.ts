@@ -9,12 +9,13 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { assertValidKey, normalisePrefix } from './keys.ts';
-import type { FileStore, S3FileStoreOptions, StoredFileInfo } from './types.ts';
+import { assertValidKey, assertValidPrefix, isValidKey, normalisePrefix } from './keys.ts';
+import type { FileStore, ListedFile, S3FileStoreOptions, StoredFileInfo } from './types.ts';
 
 const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
@@ -44,11 +45,14 @@ export class S3FileStore implements FileStore {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  private readonly listPageSize: number;
 
-  constructor(options: S3FileStoreOptions) {
+  /** `listPageSize` (at most 1000, S3's own cap) is for tests that exercise paging. */
+  constructor(options: S3FileStoreOptions, tuning: { listPageSize?: number } = {}) {
     this.bucket = options.bucket;
     this.prefix = normalisePrefix(options.prefix);
     this.client = new S3Client(s3ClientConfig(options));
+    this.listPageSize = tuning.listPageSize ?? 1000;
   }
 
   private objectKey(key: string): string {
@@ -119,6 +123,36 @@ export class S3FileStore implements FileStore {
   async delete(key: string): Promise<void> {
     // S3's DeleteObject already succeeds on an absent key.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+  }
+
+  /**
+   * ListObjects (v1) paged by Marker, the last key seen: every S3-compatible server has it, while
+   * v2's continuation tokens break some (s3rver's need DES, which OpenSSL 3 refuses).
+   */
+  async *list(prefix: string): AsyncIterable<ListedFile> {
+    assertValidPrefix(prefix);
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.client.send(
+        new ListObjectsCommand({
+          Bucket: this.bucket,
+          Prefix: this.prefix + prefix,
+          MaxKeys: this.listPageSize,
+          Marker: marker,
+        }),
+      );
+      const objects = page.Contents ?? [];
+      for (const object of objects) {
+        const key = object.Key?.slice(this.prefix.length) ?? '';
+        // Objects that are not ours (foreign names in a shared bucket) are not files of this store.
+        if (!object.Key?.startsWith(this.prefix) || !isValidKey(key)) continue;
+        // No date (never seen from S3 itself): taken as new, so it never looks old enough to sweep.
+        yield { key, lastModified: object.LastModified ?? new Date() };
+      }
+      const last = objects.at(-1)?.Key;
+      if (!page.IsTruncated || !last) return;
+      marker = last;
+    }
   }
 
   /**

@@ -9,6 +9,13 @@ export interface StoredFileInfo {
   contentType: string;
 }
 
+/** One stored file as `list` reports it. */
+export interface ListedFile {
+  key: string;
+  /** When the bytes were last written. */
+  lastModified: Date;
+}
+
 export interface FileStore {
   readonly kind: 'folder' | 's3';
   put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredFileInfo>;
@@ -21,6 +28,11 @@ export interface FileStore {
   head(key: string): Promise<StoredFileInfo | null>;
   /** Idempotent: deleting an absent key succeeds. */
   delete(key: string): Promise<void>;
+  /**
+   * Every stored file whose key starts with `prefix` ('' or a valid key, optionally ending in `/`),
+   * read page by page (memory stays flat however many there are), in no promised order.
+   */
+  list(prefix: string): AsyncIterable<ListedFile>;
   /** A short-lived signed URL for a redirect, when the backend supports it; null otherwise. */
   signedUrl(key: string, expiresSeconds: number): Promise<string | null>;
   /** Checks the backend is reachable and writable (used by /readyz); throws when it is not. */

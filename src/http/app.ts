@@ -14,6 +14,7 @@ import { randomBase62 } from '../core/ids.ts';
 import { renderRoutes } from '../renders/routes.ts';
 import { templateRoutes } from '../templates/routes.ts';
 import { installAuth, type RegisteredRoute } from './auth-hook.ts';
+import { answerClientError } from './client-errors.ts';
 import type { AppDeps } from './context.ts';
 import { sendError } from './error-handler.ts';
 import { fileRoutes } from './file-routes.ts';
@@ -34,6 +35,8 @@ export async function buildApp(deps: AppDeps, logger: Logger): Promise<BuiltApp>
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route runs get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // And so do requests Node's HTTP parser refuses before Fastify sees them.
+    clientErrorHandler: answerClientError,
   });
   // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
   app.removeContentTypeParser('text/plain');

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../core/errors.ts';
 import type { AppDeps } from './context.ts';
 
-const KEY_SHAPE = /^(assets|renders)\/[A-Za-z0-9_]+\/[A-Za-z0-9_-]{16,}\/[A-Za-z0-9_.-]+$/;
+// Every segment starts with a letter, digit, `_` or `-`: dot-names are the store's own (temp files).
+const KEY_SHAPE = /^(assets|renders)\/[A-Za-z0-9_]+\/[A-Za-z0-9_-]{16,}\/[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export function fileRoutes({ files }: AppDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
@@ -14,7 +15,14 @@ export function fileRoutes({ files }: AppDeps) {
       const key = (request.params as { '*': string })['*'];
       if (!KEY_SHAPE.test(key) || key.includes('..'))
         throw new AppError('NOT_FOUND', 'The file was not found.');
-      const file = await files.getStream(key);
+      const file = await files.getStream(key).catch((error: unknown) => {
+        // The key is a capability: the log names the failure, never the key (nor a message quoting it).
+        request.log.error(
+          { errorName: error instanceof Error ? error.name : typeof error },
+          'file read failed',
+        );
+        throw new AppError('INTERNAL');
+      });
       if (!file) throw new AppError('NOT_FOUND', 'The file was not found.');
       return reply
         .header('content-type', file.contentType)

@@ -181,4 +181,80 @@ describe('hostile documents', () => {
     const error = await failure(job, { fetchPolicy: { maxBytes: 1024 * 1024 } });
     expect(error.details.reason).toBe('image URL refused: the image is larger than the fetch limit');
   });
+
+  describe('every image is classified by its bytes, whatever its declared type', () => {
+    const external = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>`;
+    const commentThenSvg = (svg: string) => Buffer.from(`<!--${'x'.repeat(10_000)}-->\n${svg}`);
+    const base64Png = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
+
+    it('checks SVG hidden behind a long comment in a data:image/png URI', async () => {
+      const error = await failure(jobFor(imageDoc(base64Png(commentThenSvg(external)))));
+      expect(error.details).toMatchObject({
+        elementId: 'pic',
+        reason: expect.stringMatching(/external reference/),
+      });
+    });
+
+    it('checks SVG bytes in an asset declared as a PNG', async () => {
+      const doc = imageDoc('asset:ast_liar');
+      const bytes = commentThenSvg('<!DOCTYPE svg><svg xmlns="http://www.w3.org/2000/svg"/>');
+      const job = jobFor(doc, 'png', { assets: { ast_liar: { bytes, mimeType: 'image/png' } } });
+      expect((await failure(job)).details.reason).toMatch(/DOCTYPE/);
+    });
+
+    it('refuses bytes that are neither a known bitmap nor SVG', async () => {
+      const bmp = Buffer.concat([Buffer.from('BM'), Buffer.alloc(64)]);
+      expect((await failure(jobFor(imageDoc(base64Png(bmp))))).details.reason).toMatch(
+        /not a PNG, JPEG, WebP, GIF or SVG/,
+      );
+    });
+
+    it('checks images embedded in an SVG as data URIs: bitmap bombs and nested SVG', async () => {
+      const bomb = pngClaiming(40_000, 40_000, await testPhoto(4, 4));
+      const withBomb = `<svg xmlns="http://www.w3.org/2000/svg"><image href="${base64Png(bomb)}" width="10" height="10"/></svg>`;
+      expect((await failure(jobFor(svgDoc(withBomb)))).details.reason).toMatch(/too large to decode/);
+      const nested = `<svg xmlns="http://www.w3.org/2000/svg"><image href="${base64Png(commentThenSvg(external))}" width="10" height="10"/></svg>`;
+      expect((await failure(jobFor(svgDoc(nested)))).details.reason).toMatch(/external reference/);
+    });
+
+    it('renders an honest PNG declared as SVG, and SVG declared as PNG, by what the bytes are', async () => {
+      const png = await testPhoto(4, 4);
+      const asSvg = `data:image/svg+xml;base64,${png.toString('base64')}`;
+      expect((await renderInProcess(jobFor(imageDoc(asSvg))))[0]?.width).toBe(100);
+      const svg =
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>';
+      expect((await renderInProcess(jobFor(imageDoc(base64Png(commentThenSvg(svg))))))[0]?.width).toBe(100);
+    });
+  });
+
+  describe('SVG filters are costed before they are rasterised', () => {
+    const filtered = (primitives: string, uses = 1) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="f">${primitives}</filter>${'<rect width="100" height="100" filter="url(#f)"/>'.repeat(uses)}</svg>`;
+    const bigSvgDoc = (svg: string) =>
+      pageDocument({
+        width: 2000,
+        height: 2000,
+        elements: [{ id: 'art', type: 'svg', x: 0, y: 0, width: 2000, height: 2000, svg }],
+      });
+
+    it('refuses turbulence with hundreds of octaves, naming the element', async () => {
+      const svg = filtered('<feTurbulence baseFrequency="0.01" numOctaves="200"/>');
+      const error = await failure(jobFor(bigSvgDoc(svg)));
+      expect(error.details).toMatchObject({ elementId: 'art', pageId: 'p1' });
+      expect(error.details.reason).toMatch(/filters are too costly.*limit is 500 million/);
+    });
+
+    it('refuses a huge morphology radius and a filter reused by many elements', async () => {
+      expect(
+        (await failure(jobFor(bigSvgDoc(filtered('<feMorphology radius="100"/>'))))).details.reason,
+      ).toMatch(/too costly/);
+      const blurs = filtered('<feGaussianBlur stdDeviation="5"/>', 60);
+      expect((await failure(jobFor(bigSvgDoc(blurs)))).details.reason).toMatch(/too costly/);
+    });
+
+    it('renders an ordinary drop shadow at the same size', async () => {
+      const svg = filtered('<feGaussianBlur stdDeviation="4"/><feOffset dx="2" dy="2"/>');
+      expect((await renderInProcess(jobFor(bigSvgDoc(svg))))[0]?.width).toBe(2000);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Public API of the renderer: design document pages → PNG/JPEG/WebP files or one PDF, in process
- * (CLI, tests) or on a bounded worker pool (the service). See docs/rendering.md.
+ * (CLI, tests) or on a bounded pool of render processes (the service). See docs/rendering.md.
  */
 export { BUNDLED_FAMILIES, scopedAlias } from './backends/fonts.ts';
 export { PoolOverloaded, RenderError, type RenderErrorDetails } from './errors.ts';

@@ -1,7 +1,9 @@
 /**
  * Gathers what a render job needs from the workspace: bytes of the `asset:<id>` images a document
  * uses and of the uploaded fonts it names. Asset files are immutable, so their bytes are cached.
+ * What one render may load is bounded from the asset records before any file is read.
  */
+import { AppError } from '../core/errors.ts';
 import type { DesignDocument } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
 import { assetIdsReferenced } from '../render/index.ts';
@@ -13,6 +15,8 @@ export interface JobInputs {
 }
 
 const CACHE_BYTES = 128 * 1024 * 1024;
+/** Bytes of asset images and fonts one render may load (a document may name 25,000 assets of 20 MB). */
+export const MAX_JOB_INPUT_BYTES = 200 * 1024 * 1024;
 
 export class JobInputLoader {
   private readonly cache = new Map<string, Uint8Array>();
@@ -24,20 +28,31 @@ export class JobInputLoader {
   ) {}
 
   async load(workspaceId: string, document: DesignDocument): Promise<JobInputs> {
-    const assets: JobInputs['assets'] = {};
-    const ids = assetIdsReferenced(document);
-    for (const row of await this.store.assets.getMany(workspaceId, ids)) {
-      const bytes = await this.bytes(row.id, row.fileKey);
-      if (bytes && row.kind === 'image') assets[row.id] = { bytes, mimeType: row.mimeType };
-    }
+    const images = (await this.store.assets.getMany(workspaceId, assetIdsReferenced(document))).filter(
+      (row) => row.kind === 'image',
+    );
     const families = fontFamiliesOf(document);
+    const fontRows =
+      families.size === 0
+        ? []
+        : (await this.store.assets.fonts(workspaceId)).filter(
+            (row) => row.fontFamily && families.has(row.fontFamily.toLowerCase()),
+          );
+    const total = [...images, ...fontRows].reduce((sum, row) => sum + row.byteSize, 0);
+    if (total > MAX_JOB_INPUT_BYTES) {
+      throw new AppError('RENDER_FAILED', 'The images and fonts this render uses are too large together.', {
+        reason: `assets total ${Math.ceil(total / 2 ** 20)} MB; the limit is ${MAX_JOB_INPUT_BYTES / 2 ** 20} MB a render`,
+      });
+    }
+    const assets: JobInputs['assets'] = {};
+    for (const row of images) {
+      const bytes = await this.bytes(row.id, row.fileKey);
+      if (bytes) assets[row.id] = { bytes, mimeType: row.mimeType };
+    }
     const fonts: JobInputs['fonts'] = [];
-    if (families.size > 0) {
-      for (const row of await this.store.assets.fonts(workspaceId)) {
-        if (!row.fontFamily || !families.has(row.fontFamily.toLowerCase())) continue;
-        const bytes = await this.bytes(row.id, row.fileKey);
-        if (bytes) fonts.push({ family: row.fontFamily, bytes, assetId: row.id });
-      }
+    for (const row of fontRows) {
+      const bytes = await this.bytes(row.id, row.fileKey);
+      if (bytes && row.fontFamily) fonts.push({ family: row.fontFamily, bytes, assetId: row.id });
     }
     return { assets, fonts };
   }

@@ -1,7 +1,10 @@
 /**
  * Background upkeep of renders, per instance: a heartbeat so other instances can tell this one is
  * alive; a sweep that refunds pending renders of dead instances (a crash mid-render leaves no
- * charge without a render); and retention, which removes old rendered files and marks them expired.
+ * charge without a render); retention, which removes old rendered files and marks them expired; and
+ * an orphan-file sweep, which removes stored files no record points to (written just before a
+ * crash, or left by a failed delete). Files younger than a safety margin are never touched, so a
+ * render or upload still between writing its file and recording it is safe.
  */
 import type { Logger } from 'pino';
 import type { FileStore } from '../files/index.ts';
@@ -17,14 +20,23 @@ export interface MaintenanceOptions {
   /** SQLite is one process: every pending render found at start is an orphan. */
   singleInstance: boolean;
   heartbeatMs?: number;
+  /** Only files older than this may be swept as orphans (default 1 hour, far above any render). */
+  orphanFileMarginMs?: number;
 }
+
+/** How many listed files are checked against the store at once. */
+const SWEEP_BATCH = 200;
 
 export class RenderMaintenance {
   private timers: NodeJS.Timeout[] = [];
   private readonly heartbeatMs: number;
+  private readonly orphanFileMarginMs: number;
+  private stopping = false;
+  private fileSweep: Promise<number> | null = null;
 
   constructor(private readonly options: MaintenanceOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.orphanFileMarginMs = options.orphanFileMarginMs ?? 60 * 60 * 1000;
   }
 
   async start(): Promise<void> {
@@ -33,14 +45,21 @@ export class RenderMaintenance {
     // At start, anything pending that is not ours and not owned by a live instance is an orphan.
     await this.sweepOrphans(this.options.singleInstance ? new Date(Date.now() + 1000) : this.staleBefore());
     await this.applyRetention();
+    // In the background: listing a large store may take a while, and serving must not wait for it.
+    this.sweepOrphanFiles().catch((err: unknown) => {
+      this.options.logger.warn({ err }, 'orphan file sweep failed');
+    });
     this.every(this.heartbeatMs, () => store.renders.heartbeat(instanceId));
     this.every(this.heartbeatMs * 3, () => this.sweepOrphans(this.staleBefore()));
     this.every(60 * 60 * 1000, () => this.applyRetention());
+    this.every(60 * 60 * 1000, () => this.sweepOrphanFiles());
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    await this.fileSweep?.catch(() => 0);
     await this.options.store.renders.forgetInstance(this.options.instanceId).catch(() => {});
   }
 
@@ -89,6 +108,57 @@ export class RenderMaintenance {
     }
     if (expired) this.options.logger.info({ expired }, 'removed rendered files past retention');
     return expired;
+  }
+
+  /**
+   * Deletes the files written before `now` minus the margin that nothing records: under `renders/`
+   * no unexpired render output, under `assets/` no asset. Returns how many it deleted.
+   */
+  async sweepOrphanFiles(now = new Date()): Promise<number> {
+    // One at a time: a sweep of a very large store may outlast the hour between two.
+    if (this.fileSweep) return 0;
+    this.fileSweep = this.sweepAllPrefixes(now);
+    try {
+      return await this.fileSweep;
+    } finally {
+      this.fileSweep = null;
+    }
+  }
+
+  private async sweepAllPrefixes(now: Date): Promise<number> {
+    const { store } = this.options;
+    const before = now.getTime() - this.orphanFileMarginMs;
+    let deleted = 0;
+    deleted += await this.sweepPrefix('renders/', before, (keys) => store.renders.referencedFileKeys(keys));
+    deleted += await this.sweepPrefix('assets/', before, (keys) => store.assets.referencedFileKeys(keys));
+    if (deleted) this.options.logger.info({ deleted }, 'removed stored files that no record references');
+    return deleted;
+  }
+
+  private async sweepPrefix(
+    prefix: string,
+    before: number,
+    referenced: (keys: string[]) => Promise<Set<string>>,
+  ): Promise<number> {
+    let deleted = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const kept = await referenced(batch);
+      for (const key of batch) {
+        if (kept.has(key)) continue;
+        await this.options.files.delete(key);
+        deleted++;
+      }
+      batch = [];
+    };
+    for await (const file of this.options.files.list(prefix)) {
+      if (this.stopping) return deleted;
+      if (file.lastModified.getTime() >= before) continue;
+      batch.push(file.key);
+      if (batch.length >= SWEEP_BATCH) await flush();
+    }
+    if (batch.length && !this.stopping) await flush();
+    return deleted;
   }
 
   private staleBefore(): Date {

@@ -86,6 +86,18 @@ export class AssetRepository {
     return toPage(rows, page.limit, toAsset);
   }
 
+  /** Which of `fileKeys` an asset records (the others were written by an upload that never finished). At most 500. */
+  async referencedFileKeys(fileKeys: readonly string[]): Promise<Set<string>> {
+    if (fileKeys.length === 0) return new Set();
+    if (fileKeys.length > 500) throw new Error('referencedFileKeys takes at most 500 keys');
+    const rows = await this.db
+      .selectFrom('assets')
+      .select('file_key')
+      .where('file_key', 'in', [...fileKeys])
+      .execute();
+    return new Set(rows.map((r) => r.file_key));
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('assets').where('id', '=', id).execute();
   }

@@ -1,52 +1,50 @@
 /**
  * One process per embedded data directory. SQLite deployments are a single instance: a second
  * process on the same folder (an accidental double start) would take the first one's in-flight
- * renders for orphans. The lock is a pid file; a file left by a dead process is taken over.
+ * renders for orphans.
+ *
+ * The lock is an operating-system lock, not a pid file: an exclusive SQLite transaction on
+ * `<dataDir>/platen.lock`, held for the life of the process. The kernel drops it when the process
+ * ends in any way (kill -9 included), so a crash never blocks the next start, and a reused pid can
+ * never pass for the holder. SQLite also sees the conflict between two connections of one process,
+ * so a second lock in the same process is refused too. Nothing is read from the file.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+
+export const LOCK_FILE = 'platen.lock';
 
 export class DataDirInUse extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
-    super(`PLATEN_DATA_DIR ${dataDir} is in use by another Platen process (pid ${pid}); stop it first`);
+  constructor(readonly dataDir: string) {
+    super(
+      `PLATEN_DATA_DIR ${dataDir} is in use by another Platen process (it holds ${LOCK_FILE}); stop it first`,
+    );
     this.name = 'DataDirInUse';
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Held locks, so a lock lives as long as the process even if its release function is dropped. */
+const held = new Set<SQLite.Database>();
 
-/** Takes the folder for this process; returns the release function. */
+/** Takes the folder for this process (the folder must exist); returns the release function. */
 export function lockDataDir(dataDir: string): () => void {
-  const path = join(dataDir, 'platen.pid');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isFinite(holder) && holder !== process.pid && alive(holder))
-        throw new DataDirInUse(dataDir, holder);
-      unlinkSync(path);
-    }
+  const lock = new SQLite(join(dataDir, LOCK_FILE), { timeout: 0 });
+  try {
+    // Fail at once when another connection holds the lock; never wait for it.
+    lock.pragma('busy_timeout = 0');
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUse(dataDir);
+    throw error;
   }
-  throw new Error(`Could not lock ${dataDir}`);
+  held.add(lock);
+  // Versions before this lock left a pid file behind; it means nothing now.
+  rmSync(join(dataDir, 'platen.pid'), { force: true });
+  return () => {
+    if (!held.delete(lock)) return;
+    lock.close();
+  };
 }

@@ -18,6 +18,8 @@ import {
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
 import { rendersMigration } from './migrations/002_renders.ts';
+import { creditsBigintMigration } from './migrations/003_credits_bigint.ts';
+import { fileKeyIndexesMigration } from './migrations/004_file_key_indexes.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -40,6 +42,8 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
   const all: Record<string, Migration> = {
     '001_initial': initialMigration(dialect),
     '002_renders': rendersMigration,
+    '003_credits_bigint': creditsBigintMigration(dialect),
+    '004_file_key_indexes': fileKeyIndexesMigration,
   };
   return { getMigrations: async () => all };
 }
@@ -69,15 +73,23 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(join(dataDir, 'platen.db'));
   database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
+  // FULL: WAL with NORMAL may lose the last commits (an acknowledged render and its charge) on a
+  // power loss; FULL syncs the WAL at every commit. Measured: about +0.4 ms per fresh render (two
+  // commits), under 1% of its latency; replays write nothing and pay nothing.
+  database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return new SqliteDialect({ database: withStatementCache(database) });
 }
 
 function postgresDialect(url: string, schema?: string): PostgresDialect {
-  // Integers stay numbers: counts and balances fit in JS numbers.
-  pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+  // int8 stays a number: counts, and credits, which the store bounds far below 2^53. A value past
+  // that would come back inexact, so it fails loudly instead.
+  pg.types.setTypeParser(20, (v) => {
+    const n = Number.parseInt(v, 10);
+    if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${v} is beyond the exact range of a number`);
+    return n;
+  });
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -118,11 +130,22 @@ async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void
     provider: migrationsFor(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely's table check reads every schema's catalog (has_schema_privilege on each), so a schema
+  // dropped meanwhile by anyone else fails it with 3F000 before anything ran: just look again.
+  for (let attempt = 1; attempt < 5 && isSchemaGone(outcome.error); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
     );
   }
+}
+
+function isSchemaGone(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === '3F000';
 }

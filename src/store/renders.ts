@@ -320,6 +320,23 @@ export class RenderRepository {
     return rows.map((r) => ({ id: r.id, fileKeys: JSON.parse(r.file_keys) as string[] }));
   }
 
+  /**
+   * Which of `fileKeys` an unexpired render output records (the others belong to no render: written
+   * before a crash, or left behind by retention). At most 500 keys per call.
+   */
+  async referencedFileKeys(fileKeys: readonly string[]): Promise<Set<string>> {
+    if (fileKeys.length === 0) return new Set();
+    if (fileKeys.length > 500) throw new Error('referencedFileKeys takes at most 500 keys');
+    const rows = await this.db
+      .selectFrom('render_outputs')
+      .innerJoin('renders', 'renders.id', 'render_outputs.render_id')
+      .select('render_outputs.file_key')
+      .where('render_outputs.file_key', 'in', [...fileKeys])
+      .where('renders.expired', '=', 0)
+      .execute();
+    return new Set(rows.map((r) => r.file_key));
+  }
+
   async markExpired(id: string): Promise<void> {
     await this.db.updateTable('renders').set({ expired: 1 }).where('id', '=', id).execute();
   }

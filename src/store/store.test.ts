@@ -56,6 +56,53 @@ for (const backend of backends) {
         expect(await store.workspaces.adjustCredits(ws.id, -2, 'x', 'op')).toBe(0);
       });
 
+      it('tells which file keys a live render output or an asset records', async () => {
+        const ws = await store.workspaces.create({ name: 'f', credits: 5, actor: 'test' });
+        const input = {
+          workspaceId: ws.id,
+          templateId: 'tpl_x',
+          format: 'png',
+          fileCount: 1,
+          actor: 'test',
+          instanceId: 'ins_a',
+        };
+        const keys: string[] = [];
+        for (const hash of ['h1', 'h2']) {
+          const begun = await store.renders.begin({ ...input, identityHash: hash });
+          if (begun.kind !== 'claimed') throw new Error('expected a claim');
+          const fileKey = `renders/${ws.id}/tok${hash}/${begun.renderId}.png`;
+          keys.push(fileKey);
+          await store.renders.complete(
+            begun.renderId,
+            {},
+            [{ id: begun.renderId, position: 0, fileKey, result: {} }],
+            ws.id,
+          );
+          if (hash === 'h2') await store.renders.markExpired(begun.renderId);
+        }
+        const unknown = `renders/${ws.id}/tokzz/rnd_unknown.png`;
+        expect(await store.renders.referencedFileKeys([...keys, unknown])).toEqual(new Set([keys[0]]));
+        await store.assets.create({
+          id: 'ast_cccccccccccccccccccccc',
+          workspaceId: ws.id,
+          kind: 'image',
+          mimeType: 'image/png',
+          byteSize: 1,
+          width: 1,
+          height: 1,
+          fontFamily: null,
+          fileKey: `assets/${ws.id}/tok/ast_cccccccccccccccccccccc.png`,
+          createdAt: new Date().toISOString(),
+        });
+        expect(
+          await store.assets.referencedFileKeys([
+            `assets/${ws.id}/tok/ast_cccccccccccccccccccccc.png`,
+            `assets/${ws.id}/tok/ast_missing.png`,
+          ]),
+        ).toEqual(new Set([`assets/${ws.id}/tok/ast_cccccccccccccccccccccc.png`]));
+        expect(await store.renders.referencedFileKeys([])).toEqual(new Set());
+      });
+
       it('suspends and renames a workspace', async () => {
         const ws = await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' });
         const updated = await store.workspaces.update(ws.id, { suspended: true, name: 'w2' });

@@ -106,8 +106,9 @@ export function templateRoutes({ store }: AppDeps) {
       async (request, reply) => {
         const principal = requirePrincipal(request.principal);
         const document = validateDocument(request.body.document);
-        const expectedRevision = parseIfMatch(request.headers['if-match']);
+        // The template is looked up first: an unknown id is 404 whatever the If-Match says.
         await loadTemplate(store, principal, request.params.id);
+        const expectedRevision = parseIfMatch(request.headers['if-match']);
         const saved = await store.templates.saveDocument(request.params.id, {
           document,
           name: request.body.name,

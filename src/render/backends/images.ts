@@ -6,9 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import { type Canvas, createCanvas, Image } from '@napi-rs/canvas';
-import { readSvg, SvgError, svgIntrinsicSize } from '../layout/index.ts';
+import {
+  readSvg,
+  SVG_MAX_FILTER_WORK,
+  SvgError,
+  type SvgFilterCost,
+  svgFilterCost,
+  svgFilterWork,
+  svgIntrinsicSize,
+  type XmlElement,
+} from '../layout/index.ts';
 import { renderLimits } from '../limits.ts';
-import { ImageSourceError, type SourceBytes } from './image-sources.ts';
+import { classifyImageBytes } from './image-kind.ts';
+import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
 import { Lru } from './lru.ts';
 
 export interface LoadedImage {
@@ -21,7 +31,15 @@ export interface LoadedImage {
   image?: Image;
   /** SVG markup, rasterised per device size. */
   markup?: Buffer;
+  /** What the SVG's filters cost per rasterised pixel (see svgFilterCost). */
+  filterCost?: SvgFilterCost;
 }
+
+/** Refused before rasterising: the element is named and the render fails, nothing is skipped. */
+export class ImageTooCostly extends ImageSourceError {}
+
+/** SVG inside SVG (a data: URI image) is checked too, this many levels deep at most. */
+const MAX_SVG_NESTING = 2;
 
 export type Drawable = Image | Canvas;
 
@@ -39,37 +57,70 @@ const drawables = new Lru<string, { drawable: Drawable; weight: number }>({
   weigh: (entry) => entry.weight,
 });
 
-function looksLikeSvg(source: SourceBytes): boolean {
-  if (source.mimeType.includes('svg')) return true;
-  const head = source.bytes
-    .subarray(0, 512)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  return head.startsWith('<') && /<svg[\s>]/i.test(source.bytes.subarray(0, 4096).toString('utf8'));
-}
-
-function decodeSvg(id: string, source: SourceBytes): LoadedImage {
-  try {
-    const doc = readSvg(source.bytes.toString('utf8'));
-    const size = svgIntrinsicSize(doc);
-    return { kind: 'svg', id, markup: source.bytes, ...size };
-  } catch (error) {
-    if (error instanceof SvgError) throw new ImageSourceError(`invalid SVG image: ${error.reason}`);
-    throw error;
-  }
-}
-
-function decodeBitmap(id: string, source: SourceBytes): LoadedImage {
+function readBitmapHeader(bytes: Buffer): Image {
   const image = new Image();
-  image.src = source.bytes;
+  image.src = bytes;
   const { width, height } = image;
   if (!width || !height)
     throw new ImageSourceError('the image could not be decoded (not a PNG, JPEG, WebP or GIF)');
   if (width * height > renderLimits.maxSourcePixels) {
     throw new ImageSourceError(`the image is too large to decode (${width}x${height} pixels)`);
   }
-  return { kind: 'bitmap', id, width, height, image };
+  return image;
+}
+
+/**
+ * Checks the images an SVG embeds as data: URIs the way a top-level image is checked: classified
+ * by bytes, bitmaps bounded by their header, SVGs parsed and checked in turn. Returns what the
+ * nested SVGs' filters add.
+ */
+function checkEmbeddedImages(root: XmlElement, nesting: number): SvgFilterCost {
+  let cost: SvgFilterCost = { fixed: 0, perScale: 0 };
+  const visit = (node: XmlElement): void => {
+    for (const [name, value] of Object.entries(node.attrs)) {
+      const local = name.toLowerCase();
+      if (!(local === 'href' || local.endsWith(':href')) || !/^\s*data:/i.test(value)) continue;
+      const inner = decodeDataUri(value.trim());
+      const kind = classifyImageBytes(inner.bytes);
+      if (kind === null)
+        throw new ImageSourceError('an image inside the SVG is not a PNG, JPEG, WebP, GIF or SVG');
+      if (kind !== 'svg') readBitmapHeader(inner.bytes);
+      else {
+        if (nesting >= MAX_SVG_NESTING) throw new ImageSourceError('SVG images nested too deeply');
+        const nested = parseCheckedSvg(inner.bytes, nesting + 1).filterCost;
+        cost = { fixed: cost.fixed + nested.fixed, perScale: cost.perScale + nested.perScale };
+      }
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
+  return cost;
+}
+
+function parseCheckedSvg(bytes: Buffer, nesting: number) {
+  try {
+    const doc = readSvg(bytes.toString('utf8'));
+    const own = svgFilterCost(doc.root);
+    const nested = checkEmbeddedImages(doc.root, nesting);
+    return {
+      size: svgIntrinsicSize(doc),
+      filterCost: { fixed: own.fixed + nested.fixed, perScale: own.perScale + nested.perScale },
+    };
+  } catch (error) {
+    if (error instanceof SvgError)
+      throw new ImageSourceError(`the image could not be decoded (invalid SVG: ${error.reason})`);
+    throw error;
+  }
+}
+
+function decodeSvg(id: string, bytes: Buffer): LoadedImage {
+  const { size, filterCost } = parseCheckedSvg(bytes, 0);
+  return { kind: 'svg', id, markup: bytes, filterCost, ...size };
+}
+
+function decodeBitmap(id: string, bytes: Buffer): LoadedImage {
+  const image = readBitmapHeader(bytes);
+  return { kind: 'bitmap', id, width: image.width, height: image.height, image };
 }
 
 /** Decodes (or finds in the cache) an image from its bytes. */
@@ -77,17 +128,17 @@ export function decodeImage(source: SourceBytes): LoadedImage {
   const id = createHash('sha1').update(source.bytes).digest('hex');
   const known = decoded.get(id);
   if (known) return known;
-  const image = looksLikeSvg(source) ? decodeSvg(id, source) : decodeBitmap(id, source);
+  // The declared type is ignored: bytes decide, and markup always takes the checked SVG path.
+  const kind = classifyImageBytes(source.bytes);
+  if (kind === null) throw new ImageSourceError('the image is not a PNG, JPEG, WebP, GIF or SVG');
+  const image = kind === 'svg' ? decodeSvg(id, source.bytes) : decodeBitmap(id, source.bytes);
   decoded.set(id, image);
   return image;
 }
 
 /** Inline SVG markup to rasterise (an svg element beyond the vector subset). */
 export function svgMarkupImage(markup: string): LoadedImage {
-  return decodeSvg(createHash('sha1').update(markup).digest('hex'), {
-    bytes: Buffer.from(markup),
-    mimeType: 'image/svg+xml',
-  });
+  return decodeSvg(createHash('sha1').update(markup).digest('hex'), Buffer.from(markup));
 }
 
 /** Device size bounded by the pixel limit, keeping the aspect ratio. */
@@ -98,6 +149,13 @@ function boundedSize(width: number, height: number): [number, number] {
 }
 
 function rasteriseSvg(image: LoadedImage, width: number, height: number): Drawable {
+  const scale = Math.max(width / image.width, height / image.height);
+  const work = image.filterCost ? svgFilterWork(image.filterCost, width * height, scale) : 0;
+  if (work > SVG_MAX_FILTER_WORK) {
+    throw new ImageTooCostly(
+      `the SVG's filters are too costly at ${width}x${height} (about ${Math.round(work / 1e6)} million pixel passes; the limit is ${SVG_MAX_FILTER_WORK / 1e6} million)`,
+    );
+  }
   const raster = new Image();
   raster.width = width;
   raster.height = height;

@@ -20,7 +20,14 @@ import {
 } from '../layout/index.ts';
 import type { DrawOp } from '../layout/types.ts';
 import { ImageSourceError, readImageSource, type SourceContext } from './image-sources.ts';
-import { type Drawable, decodeImage, drawableFor, type LoadedImage, svgMarkupImage } from './images.ts';
+import {
+  type Drawable,
+  decodeImage,
+  drawableFor,
+  ImageTooCostly,
+  type LoadedImage,
+  svgMarkupImage,
+} from './images.ts';
 
 let measurer: ReturnType<typeof createCanvasMeasurer> | null = null;
 
@@ -37,7 +44,10 @@ export interface PreparedPage {
 }
 
 function elementsUsing(page: Page, src: string): string | undefined {
-  const element = page.elements.find((el) => el.type === 'image' && el.src === src);
+  const element = page.elements.find(
+    (el) =>
+      (el.type === 'image' && el.src === src) || (el.type === 'svg' && svgElementImageKey(el.id) === src),
+  );
   return element?.id;
 }
 
@@ -85,8 +95,12 @@ function collectImageKeys(ops: readonly DrawOp[], into: Set<string>): Set<string
 function addSvgRasters(page: Page, layout: PageLayout, loaded: Map<string, LoadedImage>): void {
   const keys = collectImageKeys(layout.ops, new Set());
   for (const element of page.elements) {
-    if (element.type === 'svg' && keys.has(svgElementImageKey(element.id))) {
+    if (element.type !== 'svg' || !keys.has(svgElementImageKey(element.id))) continue;
+    try {
       loaded.set(svgElementImageKey(element.id), svgMarkupImage(element.svg));
+    } catch (error) {
+      if (error instanceof ImageSourceError) throw elementFailure(page.id, element.id, error.reason);
+      throw error;
     }
   }
 }
@@ -112,6 +126,9 @@ export async function preparePage(
       try {
         return drawableFor(image, deviceWidth, deviceHeight);
       } catch (error) {
+        // A refused cost fails the render naming the element; other misses leave the image out.
+        if (error instanceof ImageTooCostly)
+          throw elementFailure(page.id, elementsUsing(page, key), error.reason);
         if (error instanceof ImageSourceError) return undefined;
         throw error;
       }

@@ -1,15 +1,26 @@
 /**
- * Messages between the pool and its workers. Errors cross the thread boundary as data (a class
- * instance would arrive as a plain Error), so the worker answers with a tagged result.
+ * Messages between the pool and its render processes, over the IPC channel with `serialization:
+ * 'advanced'` (V8 structured clone), so byte arrays cross as bytes, not JSON. Errors cross as data
+ * (a class instance would arrive as a plain object), so a process answers with a tagged result.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { WireError } from '../errors.ts';
 import type { RenderedFile, RenderJob } from '../types.ts';
 
-/** `started` receives one message when a worker picks the job up (the deadline starts then). */
-export type WorkerTask = { kind: 'render'; job: RenderJob; started?: MessagePort } | { kind: 'warmup' };
+/** Pool → process: render one job. A process runs one job at a time. */
+export interface RenderRequest {
+  kind: 'render';
+  job: RenderJob;
+}
 
-export type WorkerResult =
-  | { ok: true; files: RenderedFile[] }
-  | { ok: false; error: WireError }
-  | { ok: true; warmed: true };
+/** Process → pool: sent once, when modules and fonts are loaded and the process can take a job. */
+export interface ReadyMessage {
+  kind: 'ready';
+}
+
+/** Process → pool: the answer to the job it was given, and its resident set size after it. */
+export type RenderAnswer = {
+  kind: 'answer';
+  rssBytes: number;
+} & ({ ok: true; files: RenderedFile[] } | { ok: false; error: WireError });
+
+export type ChildMessage = ReadyMessage | RenderAnswer;

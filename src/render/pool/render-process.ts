@@ -1,0 +1,67 @@
+/**
+ * Entry of one render process (started by the pool with child_process.fork): loads the renderer
+ * and the bundled fonts once, then renders the jobs it is sent one at a time with renderInProcess.
+ * A RenderError goes back as data; any other exception is written to stderr and answered as an
+ * internal failure. Caches (fonts, decoded images) live as long as the process.
+ *
+ * It never outlives the pool's process: it exits when the IPC channel closes ('disconnect'), and,
+ * because that event cannot run while the main thread is busy in native code (Skia, resvg), a
+ * small watchdog thread also kills it when its parent process is gone.
+ */
+import { Worker } from 'node:worker_threads';
+import sharp from 'sharp';
+import { registerBundledFonts } from '../backends/fonts.ts';
+import { RenderError, toWire } from '../errors.ts';
+import { renderInProcess } from '../render.ts';
+import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
+
+const send = process.send?.bind(process);
+if (!send) {
+  process.stderr.write('render-process.ts runs under the render pool (child_process.fork) only\n');
+  process.exit(1);
+}
+
+// A parent that dies (even by SIGKILL) makes this process an orphan: its parent id changes.
+// Plain JavaScript, no tsx: the thread costs about 10 MB.
+const WATCHDOG = `
+const { workerData } = require('node:worker_threads');
+setInterval(() => {
+  if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL');
+}, 250);
+`;
+new Worker(WATCHDOG, {
+  eval: true,
+  workerData: { parent: process.ppid },
+  execArgv: [],
+  resourceLimits: { maxOldGenerationSizeMb: 16 },
+}).unref();
+process.on('disconnect', () => process.exit(0));
+
+// libvips's operation cache only ever holds the last renders' pixels here (each input is new): off.
+sharp.cache(false);
+registerBundledFonts();
+
+async function answer(request: RenderRequest): Promise<RenderAnswer> {
+  try {
+    const files = await renderInProcess(request.job);
+    return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss() };
+  } catch (error) {
+    return {
+      kind: 'answer',
+      ok: false,
+      error: toWire(asRenderError(error)),
+      rssBytes: process.memoryUsage.rss(),
+    };
+  }
+}
+
+function asRenderError(error: unknown): RenderError {
+  if (error instanceof RenderError) return error;
+  process.stderr.write(`render process: ${error instanceof Error ? error.stack : String(error)}\n`);
+  return new RenderError('The render failed inside the renderer.', { reason: 'internal' });
+}
+
+process.on('message', (message: RenderRequest) => {
+  void answer(message).then((reply) => send(reply satisfies ChildMessage));
+});
+send({ kind: 'ready' } satisfies ChildMessage);

@@ -1,0 +1,209 @@
+/**
+ * Credits on both databases: 64-bit balances and ledger amounts (exact past 2^31), the per-change
+ * and balance maxima, enforced atomically, and the upgrade of a database from 32-bit columns.
+ */
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
+import type { Store } from './index.ts';
+import { initialMigration } from './migrations/001_initial.ts';
+import { rendersMigration } from './migrations/002_renders.ts';
+import type { Database } from './schema.ts';
+import { changeCredits, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from './workspaces.ts';
+
+/**
+ * Brings a fresh database to the schema of before the 64-bit credits (migrations 001 and 002) and
+ * gives it a workspace `ws_old` with 2e9 credits, the most a 32-bit column could hold in round figures.
+ */
+async function oldDatabaseWithCredits(database: TestDatabase, name: 'sqlite' | 'postgres'): Promise<void> {
+  if (database.databaseUrl && database.pgSchema) {
+    const admin = new pg.Client({ connectionString: database.databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${database.pgSchema}"`);
+    await admin.end();
+  }
+  const db = new Kysely<unknown>({
+    dialect: database.databaseUrl
+      ? new PostgresDialect({
+          pool: new pg.Pool({
+            connectionString: database.databaseUrl,
+            options: `-c search_path=${database.pgSchema}`,
+          }),
+        })
+      : new SqliteDialect({ database: new SQLite(join(database.dataDir, 'platen.db')) }),
+  });
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({ '001_initial': initialMigration(name), '002_renders': rendersMigration }),
+    },
+    ...(database.pgSchema ? { migrationTableSchema: database.pgSchema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error;
+  }
+  const now = new Date().toISOString();
+  const old = db as unknown as Kysely<Database>;
+  await old
+    .insertInto('workspaces')
+    .values({
+      id: 'ws_old',
+      name: 'old',
+      credit_balance: 2e9,
+      suspended: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await old
+    .insertInto('credit_ledger')
+    .values({
+      id: 'led_old',
+      workspace_id: 'ws_old',
+      delta: 2e9,
+      balance_after: 2e9,
+      reason: 'initial grant',
+      actor: 'test',
+      render_id: null,
+      created_at: now,
+    })
+    .execute();
+  await db.destroy();
+}
+
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(
+    `credits on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`,
+    () => {
+      let database: TestDatabase;
+      let store: Store;
+
+      beforeEach(async () => {
+        database = testDatabase(backend.name);
+        store = await database.open();
+      });
+      afterEach(async () => {
+        await store.close();
+        await database.destroy();
+      });
+
+      it('keeps balances past 32 bits exact: three grants of 1e9', async () => {
+        const ws = await store.workspaces.create({ name: 'big', credits: 0, actor: 'test' });
+        for (let i = 0; i < 3; i++) await store.workspaces.adjustCredits(ws.id, 1e9, 'grant', 'op');
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(3_000_000_000);
+        const ledger = await store.workspaces.ledger(ws.id);
+        expect(ledger.map((e) => [e.delta, e.balanceAfter])).toEqual([
+          [1e9, 1e9],
+          [1e9, 2e9],
+          [1e9, 3e9],
+        ]);
+        expect(await store.workspaces.adjustCredits(ws.id, -(3e9 - 1), 'x', 'op')).toBe(1);
+      });
+
+      it('upgrades an existing database to 64-bit credits, keeping balances and ledger', async () => {
+        await store.close();
+        await database.destroy();
+        database = testDatabase(backend.name);
+        await oldDatabaseWithCredits(database, backend.name);
+        store = await database.open();
+        expect(await store.workspaces.adjustCredits('ws_old', 1e9, 'grant', 'op')).toBe(3e9);
+        expect((await store.workspaces.getOrThrow('ws_old')).creditBalance).toBe(3e9);
+        expect((await store.workspaces.ledger('ws_old')).map((e) => [e.delta, e.balanceAfter])).toEqual([
+          [2e9, 2e9],
+          [1e9, 3e9],
+        ]);
+      });
+
+      it('grants up to the maximum balance and refuses a grant beyond it, changing nothing', async () => {
+        const ws = await store.workspaces.create({ name: 'cap', credits: 0, actor: 'test' });
+        // Near the cap in one step (no grant may move that much): the store's own debit-free path.
+        await store.handle.db.transaction().execute((trx) =>
+          changeCredits(trx, {
+            workspaceId: ws.id,
+            delta: MAX_CREDIT_BALANCE - 5,
+            reason: 'x',
+            actor: 't',
+          }),
+        );
+        expect(await store.workspaces.adjustCredits(ws.id, 5, 'grant', 'op')).toBe(MAX_CREDIT_BALANCE);
+        const ledgerBefore = await store.workspaces.ledger(ws.id);
+        const refused = await store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op').catch((e) => e);
+        expect(refused).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          details: [{ path: 'amount', message: expect.stringContaining(String(MAX_CREDIT_BALANCE)) }],
+        });
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE);
+        expect(await store.workspaces.ledger(ws.id)).toEqual(ledgerBefore);
+        // Withdrawals still work at the cap.
+        expect(await store.workspaces.adjustCredits(ws.id, -MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
+          MAX_CREDIT_BALANCE - MAX_CREDIT_CHANGE,
+        );
+      });
+
+      it('lets exactly the grants that fit under the maximum through when many race', async () => {
+        const ws = await store.workspaces.create({ name: 'cap-race', credits: 0, actor: 'test' });
+        await store.handle.db.transaction().execute((trx) =>
+          changeCredits(trx, {
+            workspaceId: ws.id,
+            delta: MAX_CREDIT_BALANCE - 7,
+            reason: 'x',
+            actor: 't',
+          }),
+        );
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, () => store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op')),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
+        for (const r of results)
+          if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'VALIDATION_FAILED' });
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE);
+        const ledger = await store.workspaces.ledger(ws.id);
+        expect(ledger.at(-1)?.balanceAfter).toBe(MAX_CREDIT_BALANCE);
+        expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(MAX_CREDIT_BALANCE);
+      });
+
+      it('refuses one grant or withdrawal over the per-change maximum', async () => {
+        const ws = await store.workspaces.create({ name: 'big', credits: MAX_CREDIT_CHANGE, actor: 'test' });
+        for (const amount of [MAX_CREDIT_CHANGE + 1, -(MAX_CREDIT_CHANGE + 1), 0.5]) {
+          await expect(store.workspaces.adjustCredits(ws.id, amount, 'x', 'op')).rejects.toMatchObject({
+            code: 'VALIDATION_FAILED',
+            details: [{ path: 'amount' }],
+          });
+        }
+        await expect(
+          store.workspaces.create({ name: 'x', credits: MAX_CREDIT_CHANGE + 1, actor: 'test' }),
+        ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'credits' }] });
+        expect(await store.workspaces.adjustCredits(ws.id, MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
+          2 * MAX_CREDIT_CHANGE,
+        );
+      });
+
+      it('never refuses a refund, even at the maximum balance', async () => {
+        const ws = await store.workspaces.create({ name: 'refund', credits: 0, actor: 'test' });
+        await store.handle.db
+          .transaction()
+          .execute((trx) =>
+            changeCredits(trx, { workspaceId: ws.id, delta: MAX_CREDIT_BALANCE, reason: 'x', actor: 't' }),
+          );
+        const begun = await store.renders.begin({
+          workspaceId: ws.id,
+          templateId: 'tpl_x',
+          identityHash: 'h',
+          format: 'png',
+          fileCount: 1,
+          actor: 'test',
+          instanceId: 'ins_a',
+        });
+        if (begun.kind !== 'claimed') throw new Error('expected a claim');
+        await store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op');
+        expect(await store.renders.fail(begun.renderId, { reason: 'x' })).toBe(true);
+        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE + 1);
+      });
+    },
+  );
+}
