@@ -10,7 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseDesignDocument } from '../src/design/index.ts';
-import { RenderPool } from '../src/render/index.ts';
+import { RenderPool } from '../src/engine/index.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
 
 const quick = process.argv.includes('--quick');

@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { createCanvas } from '@napi-rs/canvas';
 import { chromium } from 'playwright-core';
 import { type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
-import { fontCatalogFor } from '../src/render/backends/fonts.ts';
-import { preparePage } from '../src/render/backends/prepare.ts';
-import { drawPageOnto } from '../src/render/backends/raster.ts';
-import { type OutputFormat, type RenderJob, RenderPool } from '../src/render/index.ts';
+import { fontCatalogFor } from '../src/engine/backends/fonts.ts';
+import { preparePage } from '../src/engine/backends/prepare.ts';
+import { drawPageOnto } from '../src/engine/backends/raster.ts';
+import { type OutputFormat, type RenderJob, RenderPool } from '../src/engine/index.ts';
 import { benchDocument, photoDataUri, socialPost } from './designs.ts';
 import { chromiumHtml } from './render-html.ts';
 

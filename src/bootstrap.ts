@@ -3,18 +3,21 @@
  * every scope, printed once to standard output (never logged, never stored in clear). A claim in the
  * database makes sure only one of several starting instances does it.
  */
-import { SCOPES } from './auth/scopes.ts';
+import { type ApiKeyService, SCOPES } from './auth/index.ts';
 import type { Store } from './store/index.ts';
+import type { WorkspaceService } from './workspaces/service.ts';
 
-export async function bootstrapIfEmpty(store: Store, print: (text: string) => void): Promise<boolean> {
-  if ((await store.workspaces.count()) > 0) return false;
-  if (!(await store.meta.claim('bootstrap', new Date().toISOString()))) return false;
-  const workspace = await store.workspaces.create({ name: 'default', credits: 100, actor: 'bootstrap' });
-  const key = await store.apiKeys.create({
-    workspaceId: workspace.id,
-    name: 'bootstrap key',
-    scopes: [...SCOPES],
-  });
+export interface BootstrapDeps {
+  store: Store;
+  workspaces: WorkspaceService;
+  apiKeys: ApiKeyService;
+}
+
+export async function bootstrapIfEmpty(deps: BootstrapDeps, print: (text: string) => void): Promise<boolean> {
+  if ((await deps.workspaces.count()) > 0) return false;
+  if (!(await deps.store.meta.claim('bootstrap', new Date().toISOString()))) return false;
+  const workspace = await deps.workspaces.create({ name: 'default', credits: 100 }, 'bootstrap');
+  const key = await deps.apiKeys.create(workspace.id, { name: 'bootstrap key', scopes: SCOPES });
   print(
     [
       '',

@@ -2,10 +2,11 @@
  * Composition root: config → logger → store → files → HTTP app, and graceful shutdown.
  * `npm start` runs this file.
  */
+
+import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
-import { buildApp } from './http/app.ts';
 import { createServices, type Services } from './services.ts';
 import { DataDirInUse } from './store/data-dir-lock.ts';
 
@@ -33,8 +34,7 @@ async function main(): Promise<void> {
     process.stderr.write(`platen: ${error.message}\n`);
     process.exit(1);
   }
-  if (config.PLATEN_BOOTSTRAP)
-    await bootstrapIfEmpty(services.store, (text) => process.stdout.write(`${text}\n`));
+  if (config.PLATEN_BOOTSTRAP) await bootstrapIfEmpty(services, (text) => process.stdout.write(`${text}\n`));
 
   const { app } = await buildApp(services, logger);
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });

@@ -1,23 +1,35 @@
 /**
  * Builds every long-lived part from the configuration, in one place, for the service and the test
- * harness alike: store → files → render pool → rate limiter → render service → upkeep.
+ * harness alike: store → files → render pool → rate limiter → one service per feature (credits,
+ * workspaces, API keys, templates, assets, renders) → upkeep. Every entry point calls these.
  */
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
+import { AssetService } from './assets/index.ts';
+import { ApiKeyService } from './auth/index.ts';
 import type { Config } from './core/config.ts';
 import { randomBase62 } from './core/ids.ts';
+import { CreditService } from './credits/service.ts';
+import { RenderPool } from './engine/index.ts';
 import { createFileStore, type FileStore } from './files/index.ts';
-import type { AppDeps } from './http/context.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
-import { RenderPool } from './render/index.ts';
-import { JobInputLoader } from './renders/job-inputs.ts';
-import { RenderMaintenance } from './renders/maintenance.ts';
-import { RenderService } from './renders/service.ts';
+import { JobInputLoader, RenderMaintenance, RenderService } from './renders/index.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
+import { TemplateService } from './templates/index.ts';
+import { WorkspaceService } from './workspaces/service.ts';
 
-export interface Services extends AppDeps {
+export interface Services {
+  config: Config;
+  store: Store;
+  files: FileStore;
+  credits: CreditService;
+  workspaces: WorkspaceService;
+  apiKeys: ApiKeyService;
+  templates: TemplateService;
+  assets: AssetService;
+  renders: RenderService;
   pool: RenderPool;
   limiter: RateLimiter | null;
   maintenance: RenderMaintenance;
@@ -52,8 +64,12 @@ export async function createServices(
     warn: (message, err) => logger.warn({ err }, message),
   });
   const instanceId = `ins_${randomBase62(16)}`;
+  const credits = new CreditService(store);
+  const templates = new TemplateService(store);
   const renders = new RenderService({
     store,
+    templates,
+    credits,
     files,
     pool,
     inputs: new JobInputLoader(store, files),
@@ -64,6 +80,7 @@ export async function createServices(
   });
   const maintenance = new RenderMaintenance({
     store,
+    credits,
     files,
     instanceId,
     logger,
@@ -74,6 +91,14 @@ export async function createServices(
     config,
     store,
     files,
+    credits,
+    workspaces: new WorkspaceService(store, credits),
+    apiKeys: new ApiKeyService(store),
+    templates,
+    assets: new AssetService(store, files, {
+      maxBytes: config.PLATEN_MAX_ASSET_BYTES,
+      baseUrl: config.baseUrl,
+    }),
     pool,
     limiter,
     renders,

@@ -12,10 +12,11 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../src/core/ids.ts';
 import { createLogger } from '../src/core/logger.ts';
+import { CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../src/credits/service.ts';
 import { FolderFileStore, folderRoot } from '../src/files/index.ts';
 import { RenderMaintenance } from '../src/renders/maintenance.ts';
 import { openStore, type Store } from '../src/store/index.ts';
-import { changeCredits, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../src/store/workspaces.ts';
+import { changeCredits } from '../src/store/workspaces.ts';
 import { PNG_1X1, simpleDocument } from './fixtures/samples.ts';
 import { backends, pgUrl, type TestDatabase, testDatabase, urlWithSchema } from './harness/backends.ts';
 import { type ServiceProcess, startService, waitForExit } from './harness/process.ts';
@@ -241,6 +242,7 @@ for (const backend of backends) {
 
         const maintenance = new RenderMaintenance({
           store,
+          credits: new CreditService(store),
           files,
           instanceId: 'ins_a',
           logger: createLogger('silent'),

@@ -187,7 +187,7 @@ describe('the shared security suite', () => {
   });
 
   it('guards the operator API with the admin token (401 UNAUTHORIZED otherwise)', async () => {
-    for (const route of server.routes.filter((r) => r.auth === 'admin')) {
+    for (const route of server.routes.filter((r) => r.auth === 'operator')) {
       const path = route.url.replace(':id', owner.workspaceId);
       for (const headers of [{}, bearer('wrong-token-wrong-token'), bearer(owner.key)]) {
         const res = await http(server.base, route.method, path, {

@@ -1,16 +1,15 @@
 /**
  * The operator API under `/admin/v1` (Bearer PLATEN_ADMIN_TOKEN): workspaces, credits and API keys.
- * The `platen admin` command wraps each route.
+ * One more entry point onto the workspace, credit and API-key services; the `platen admin` command
+ * wraps each route.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { scopeSchema } from '../auth/scopes.ts';
-import { AppError } from '../core/errors.ts';
-import { isIdOf } from '../core/ids.ts';
-import type { AppDeps } from '../http/context.ts';
+import { type ApiKeyService, scopeSchema } from '../auth/index.ts';
+import { type CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../credits/service.ts';
 import { errorEnvelopeSchema } from '../http/openapi.ts';
-import { MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../store/workspaces.ts';
+import type { WorkspaceService } from '../workspaces/service.ts';
 
 const tags = ['operator'];
 const security = [{ adminToken: [] }];
@@ -66,20 +65,16 @@ const createKeyBody = z
   .object({ name: z.string().trim().max(200).optional(), scopes: z.array(scopeSchema).min(1).max(5) })
   .strict();
 
-function publicWorkspace(w: { id: string; name: string; creditBalance: number; suspended: boolean }) {
-  return { id: w.id, name: w.name, creditBalance: w.creditBalance, suspended: w.suspended };
+export interface OperatorServices {
+  workspaces: WorkspaceService;
+  credits: CreditService;
+  apiKeys: ApiKeyService;
 }
 
-export function adminRoutes({ store }: AppDeps) {
-  async function workspaceOr404(id: string) {
-    const workspace = isIdOf('workspace', id) ? await store.workspaces.get(id) : null;
-    if (!workspace) throw new AppError('NOT_FOUND', 'The workspace was not found.');
-    return workspace;
-  }
-
+export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorServices) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    const config = { auth: 'admin' as const };
+    const config = { auth: 'operator' as const };
 
     app.post(
       '/admin/v1/workspaces',
@@ -87,14 +82,7 @@ export function adminRoutes({ store }: AppDeps) {
         config,
         schema: { tags, security, body: createWorkspaceBody, response: { 201: workspaceSchema, ...errors } },
       },
-      async (request, reply) => {
-        const workspace = await store.workspaces.create({
-          name: request.body.name,
-          credits: request.body.credits ?? 0,
-          actor: 'operator',
-        });
-        return reply.status(201).send(publicWorkspace(workspace));
-      },
+      async (request, reply) => reply.status(201).send(await workspaces.create(request.body, 'operator')),
     );
 
     app.get(
@@ -107,15 +95,13 @@ export function adminRoutes({ store }: AppDeps) {
           response: { 200: z.object({ items: z.array(workspaceSchema) }), ...errors },
         },
       },
-      async () => ({
-        items: (await store.workspaces.list()).map(publicWorkspace),
-      }),
+      async () => ({ items: await workspaces.list() }),
     );
 
     app.get(
       '/admin/v1/workspaces/:id',
       { config, schema: { tags, security, params: idParams, response: { 200: workspaceSchema, ...errors } } },
-      async (request) => publicWorkspace(await workspaceOr404(request.params.id)),
+      async (request) => workspaces.get(request.params.id),
     );
 
     app.patch(
@@ -130,10 +116,7 @@ export function adminRoutes({ store }: AppDeps) {
           response: { 200: workspaceSchema, ...errors },
         },
       },
-      async (request) => {
-        const workspace = await workspaceOr404(request.params.id);
-        return publicWorkspace(await store.workspaces.update(workspace.id, request.body));
-      },
+      async (request) => workspaces.update(request.params.id, request.body),
     );
 
     app.post(
@@ -149,17 +132,10 @@ export function adminRoutes({ store }: AppDeps) {
         },
       },
       async (request) => {
-        const workspace = await workspaceOr404(request.params.id);
-        const reason =
-          request.body.reason ?? (request.body.amount > 0 ? 'operator grant' : 'operator withdrawal');
-        return {
-          creditBalance: await store.workspaces.adjustCredits(
-            workspace.id,
-            request.body.amount,
-            reason,
-            'operator',
-          ),
-        };
+        const { id } = await workspaces.get(request.params.id);
+        const { amount } = request.body;
+        const reason = request.body.reason ?? (amount > 0 ? 'operator grant' : 'operator withdrawal');
+        return { creditBalance: await credits.adjust(id, amount, reason, 'operator') };
       },
     );
 
@@ -167,8 +143,8 @@ export function adminRoutes({ store }: AppDeps) {
       '/admin/v1/workspaces/:id/ledger',
       { config, schema: { tags, security, params: idParams } },
       async (request) => {
-        const workspace = await workspaceOr404(request.params.id);
-        return { items: await store.workspaces.ledger(workspace.id) };
+        const { id } = await workspaces.get(request.params.id);
+        return { items: await credits.ledger(id) };
       },
     );
 
@@ -185,14 +161,9 @@ export function adminRoutes({ store }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const workspace = await workspaceOr404(request.params.id);
-        const created = await store.apiKeys.create({
-          workspaceId: workspace.id,
-          name: request.body.name ?? 'API key',
-          scopes: request.body.scopes,
-        });
-        const { workspaceId: _ws, ...shown } = created;
-        return reply.status(201).send(shown);
+        const { id } = await workspaces.get(request.params.id);
+        const { name = 'API key', scopes } = request.body;
+        return reply.status(201).send(await apiKeys.create(id, { name, scopes }));
       },
     );
 
@@ -208,8 +179,8 @@ export function adminRoutes({ store }: AppDeps) {
         },
       },
       async (request) => {
-        const workspace = await workspaceOr404(request.params.id);
-        return { items: (await store.apiKeys.list(workspace.id)).map(({ workspaceId: _ws, ...k }) => k) };
+        const { id } = await workspaces.get(request.params.id);
+        return { items: await apiKeys.list(id) };
       },
     );
 
@@ -217,9 +188,7 @@ export function adminRoutes({ store }: AppDeps) {
       '/admin/v1/api-keys/:id',
       { config, schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
-        if (!isIdOf('apiKey', request.params.id))
-          throw new AppError('NOT_FOUND', 'The API key was not found.');
-        await store.apiKeys.revoke(request.params.id);
+        await apiKeys.revoke(request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -6,11 +6,10 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/principal.ts';
+import { requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
-import type { AppDeps } from '../http/context.ts';
 import { errorResponses } from '../http/openapi.ts';
-import { AssetService, toAssetResponse } from './service.ts';
+import type { AssetService } from './service.ts';
 
 const tags = ['assets'];
 const security = [{ apiKey: [] }];
@@ -56,10 +55,7 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
   return request.body;
 }
 
-export function assetRoutes(deps: AppDeps) {
-  const maxBytes = deps.config.PLATEN_MAX_ASSET_BYTES;
-  const service = new AssetService(deps.store, deps.files, { maxBytes, baseUrl: deps.config.baseUrl });
-
+export function assetRoutes(service: AssetService, maxBytes: number) {
   return async function register(root: FastifyInstance): Promise<void> {
     await root.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
     root.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) =>
@@ -81,14 +77,7 @@ export function assetRoutes(deps: AppDeps) {
           },
         },
       },
-      async (request) => {
-        const principal = requirePrincipal(request.principal);
-        const page = await deps.store.assets.list(principal.workspaceId, request.query);
-        return {
-          items: page.items.map((a) => toAssetResponse(deps.config.baseUrl, a)),
-          nextCursor: page.nextCursor,
-        };
-      },
+      async (request) => service.list(requirePrincipal(request.principal), request.query),
     );
 
     app.post(
@@ -119,10 +108,7 @@ export function assetRoutes(deps: AppDeps) {
         config: { auth: 'apiKey', scope: 'asset:read' },
         schema: { tags, security, params: idParams, response: { 200: assetSchema, ...errorResponses } },
       },
-      async (request) => {
-        const asset = await service.load(requirePrincipal(request.principal), request.params.id);
-        return toAssetResponse(deps.config.baseUrl, asset);
-      },
+      async (request) => service.get(requirePrincipal(request.principal), request.params.id),
     );
 
     app.delete(

@@ -3,12 +3,13 @@
  * points at a capability URL. Shared by the machine API, the embed asset picker and MCP.
  */
 import sharp from 'sharp';
-import { assertSameWorkspace, type Principal } from '../auth/principal.ts';
+import { assertSameWorkspace, type Principal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import type { FileStore } from '../files/index.ts';
 import type { AssetRow } from '../store/assets.ts';
 import type { Store } from '../store/index.ts';
+import { decodeCursor } from '../store/paging.ts';
 import { fontFamilyName } from './font-name.ts';
 import { sniff } from './sniff.ts';
 
@@ -106,7 +107,31 @@ export class AssetService {
     return toAssetResponse(this.limits.baseUrl, row);
   }
 
-  async load(principal: Principal, id: string): Promise<AssetRow> {
+  async list(
+    principal: Principal,
+    query: { limit: number; cursor?: string },
+  ): Promise<{ items: AssetResponse[]; nextCursor: string | null }> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (after === null) {
+      throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [
+        { path: 'cursor', message: 'Invalid cursor' },
+      ]);
+    }
+    const page = await this.store.assets.list(principal.workspaceId, {
+      limit: query.limit,
+      ...(after ? { after } : {}),
+    });
+    return {
+      items: page.items.map((a) => toAssetResponse(this.limits.baseUrl, a)),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<AssetResponse> {
+    return toAssetResponse(this.limits.baseUrl, await this.load(principal, id));
+  }
+
+  private async load(principal: Principal, id: string): Promise<AssetRow> {
     const asset = isIdOf('asset', id) ? await this.store.assets.get(id) : null;
     if (!asset) throw new AppError('NOT_FOUND', 'The asset was not found.');
     assertSameWorkspace(principal, asset.workspaceId);

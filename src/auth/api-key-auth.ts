@@ -5,8 +5,9 @@
 import { AppError } from '../core/errors.ts';
 import { isApiKeyShape } from '../core/ids.ts';
 import type { Store } from '../store/index.ts';
+import type { Authenticator } from './authenticator.ts';
 import type { Principal } from './principal.ts';
-import type { Scope } from './scopes.ts';
+import { isScope, type Scope } from './scopes.ts';
 
 export interface CredentialHeaders {
   authorization?: string | undefined;
@@ -24,6 +25,10 @@ export function extractApiKey(headers: CredentialHeaders): string | undefined {
   return undefined;
 }
 
+export function apiKeyAuthenticator(store: Store): Authenticator {
+  return ({ headers, requiredScope }) => authenticateApiKey(store, headers, requiredScope);
+}
+
 export async function authenticateApiKey(
   store: Store,
   headers: CredentialHeaders,
@@ -39,7 +44,7 @@ export async function authenticateApiKey(
   if (named !== undefined && (typeof named !== 'string' || named !== record.workspaceId)) {
     throw new AppError('WORKSPACE_MISMATCH');
   }
-  const scopes = new Set(record.scopes);
+  const scopes = new Set(record.scopes.filter(isScope));
   if (requiredScope && !scopes.has(requiredScope)) {
     throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, {
       requiredScope,

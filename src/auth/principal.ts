@@ -7,7 +7,8 @@ import type { Scope } from './scopes.ts';
 
 export type Actor =
   | { type: 'api_key'; id: string }
-  | { type: 'embed_session'; embedId: string; userId: string | null }
+  /** `isolated`: the embed is multi-tenant, so the session sees its user's templates and shared ones. */
+  | { type: 'embed_session'; embedId: string; userId: string | null; isolated: boolean }
   | { type: 'oauth'; clientId: string; userId: string };
 
 export interface Principal {

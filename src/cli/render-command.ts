@@ -12,7 +12,7 @@ import {
   type OutputFormat,
   RenderError,
   renderInProcess,
-} from '../render/index.ts';
+} from '../engine/index.ts';
 import { option, parseArgs } from './args.ts';
 
 const usage = `Usage: platen render <document.json> [options]

@@ -1,6 +1,8 @@
 /**
  * The one error catalogue: every error code the service answers with, its HTTP status, and the
- * single error class the edges throw. Pure code returns results; the HTTP layer maps them once.
+ * single error class. The feature services, the authenticators and the routes throw AppError; the
+ * store and the pure core (design, layout) return results or nulls and never throw it; the HTTP
+ * kernel's one error handler turns AppError (and anything unexpected) into a response.
  */
 
 export const codeToStatus = {

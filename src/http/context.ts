@@ -1,26 +1,20 @@
-/** What every route plugin receives, and the typing of route options and request principals. */
-import type { Principal } from '../auth/principal.ts';
-import type { Scope } from '../auth/scopes.ts';
-import type { Config } from '../core/config.ts';
-import type { FileStore } from '../files/index.ts';
-import type { RateLimiter } from '../ratelimit/index.ts';
-import type { RenderService } from '../renders/service.ts';
-import type { Store } from '../store/index.ts';
+/**
+ * What the kernel and the features agree on: a feature is a plugin that adds routes, each route
+ * declares how it authenticates (`config.auth`) and which scope it needs (`config.scope`), and an
+ * authenticated request carries its principal. The kernel knows no feature by name.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AuthKind, Principal, Scope } from '../auth/index.ts';
 
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  files: FileStore;
-  renders: RenderService;
-  limiter: RateLimiter | null;
+export interface Feature {
+  /** For logs and errors, e.g. `templates`. */
+  name: string;
+  routes(app: FastifyInstance): Promise<void>;
 }
-
-/** How a route authenticates: every /v1 and /admin route must say so, or the app refuses to start. */
-export type RouteAuth = 'none' | 'apiKey' | 'admin' | 'embedSession' | 'oauth';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    auth?: RouteAuth;
+    auth?: AuthKind;
     scope?: Scope;
   }
   interface FastifyRequest {

@@ -1,4 +1,4 @@
-/** Shared OpenAPI pieces: the error envelope every route may answer with. */
+/** Shared OpenAPI pieces: the document's header, and the error envelope every route may answer with. */
 import { z } from 'zod';
 import { codeToStatus } from '../core/errors.ts';
 
@@ -25,3 +25,26 @@ export const errorResponses = {
   500: errorEnvelopeSchema,
   503: errorEnvelopeSchema,
 } as const;
+
+/** The OpenAPI document's fixed part; the routes add their operations. */
+export function openApiDocument(baseUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Platen API',
+      version: '1.0.0',
+      description: 'Template rendering: design templates rendered to PNG, JPEG and PDF.',
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http' as const,
+          scheme: 'bearer',
+          description: 'API key (plt_…); X-Api-Key also accepted',
+        },
+        adminToken: { type: 'http' as const, scheme: 'bearer', description: 'PLATEN_ADMIN_TOKEN' },
+      },
+    },
+  };
+}

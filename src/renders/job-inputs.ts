@@ -5,8 +5,8 @@
  */
 import { AppError } from '../core/errors.ts';
 import type { DesignDocument } from '../design/index.ts';
+import { assetIdsReferenced } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
-import { assetIdsReferenced } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
 
 export interface JobInputs {

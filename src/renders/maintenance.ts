@@ -7,11 +7,13 @@
  * render or upload still between writing its file and recording it is safe.
  */
 import type { Logger } from 'pino';
+import type { CreditService } from '../credits/service.ts';
 import type { FileStore } from '../files/index.ts';
 import type { Store } from '../store/index.ts';
 
 export interface MaintenanceOptions {
   store: Store;
+  credits: CreditService;
   files: FileStore;
   instanceId: string;
   logger: Logger;
@@ -72,7 +74,7 @@ export class RenderMaintenance {
     let refunded = 0;
     for (const job of orphans) {
       if (
-        await this.options.store.renders.fail(
+        await this.options.credits.refund(
           job.id,
           { code: 'RENDER_FAILED', details: { reason: 'interrupted' } },
           'refund: render interrupted',

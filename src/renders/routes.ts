@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/principal.ts';
+import { requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { errorResponses } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';

@@ -1,18 +1,20 @@
 /**
  * The render operation: select pages, apply modifications, and either replay an identical earlier
- * render for free or claim it, charge, render in the pool, store the files and record the result.
- * A failed render is refunded. Shared by the machine API, the embed routes and MCP.
+ * render for free or charge, render in the pool, store the files and record the result. A failed
+ * render is refunded. Shared by the machine API, the embed routes and MCP: visibility comes from
+ * the template service, credits from the credit service, for whichever principal asks.
  */
-import type { Principal } from '../auth/principal.ts';
-import { actorLabel } from '../auth/principal.ts';
+import { actorLabel, type Principal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
+import type { CreditService } from '../credits/service.ts';
 import { applyModifications, type DesignDocument } from '../design/index.ts';
+import type { RenderPool } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
-import type { RenderPool } from '../render/index.ts';
 import type { Store } from '../store/index.ts';
-import { type RenderJob, RenderNoLongerPending } from '../store/renders.ts';
-import { loadTemplate, loadTemplateRenderMeta } from '../templates/service.ts';
+import { RenderNoLongerPending, type RenderRecord } from '../store/renders.ts';
+import type { TemplateRenderMeta } from '../store/templates.ts';
+import type { TemplateService } from '../templates/index.ts';
 import { renderIdentity } from './identity.ts';
 import type { JobInputLoader } from './job-inputs.ts';
 import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
@@ -22,6 +24,8 @@ const EXTENSIONS = { png: 'png', jpeg: 'jpg', pdf: 'pdf' } as const;
 
 export interface RenderServiceDeps {
   store: Store;
+  templates: TemplateService;
+  credits: CreditService;
   files: FileStore;
   pool: RenderPool;
   inputs: JobInputLoader;
@@ -95,16 +99,14 @@ export class RenderService {
   constructor(private readonly deps: RenderServiceDeps) {}
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
-    const meta = await loadTemplateRenderMeta(this.deps.store, principal, templateId);
+    const meta = await this.deps.templates.renderMeta(principal, templateId);
+    const selection = select(meta, request);
     // Fast path: an identical earlier render is answered without reading the document.
-    const earlier = await this.deps.store.renders.findDone(
-      principal.workspaceId,
-      select(meta, request).identity,
-    );
+    const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
     if (earlier) return replayed(earlier.job, earlier.balance);
-    const plan = await this.plan(principal, templateId, request);
+    const plan = await this.plan(meta, selection, request);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const outcome = await this.deps.store.renders.begin({
+      const outcome = await this.deps.credits.charge({
         workspaceId: principal.workspaceId,
         templateId: plan.templateId,
         identityHash: plan.identity,
@@ -113,12 +115,10 @@ export class RenderService {
         actor: actorLabel(principal.actor),
         instanceId: this.deps.instanceId,
       });
-      if (outcome.kind === 'unfunded')
-        throw new AppError('INSUFFICIENT_CREDITS', undefined, { required: plan.fileCount });
-      if (outcome.kind === 'claimed')
+      if (outcome.kind === 'charged')
         return this.execute(principal, plan, outcome.renderId, outcome.balanceAfter, outcome.createdAt);
-      if (outcome.job.status === 'done') return this.replay(outcome.job);
-      await this.waitFor(outcome.job.id);
+      if (outcome.render.status === 'done') return this.replay(outcome.render);
+      await this.waitFor(outcome.render.id);
     }
     throw new AppError('OVERLOADED', 'The identical render is still in progress; retry shortly.', undefined, {
       'retry-after': '1',
@@ -135,23 +135,24 @@ export class RenderService {
     return output.expired ? { ...shown, url: null, expired: true } : shown;
   }
 
-  private async plan(principal: Principal, templateId: string, request: RenderRequest): Promise<Plan> {
-    const template = await loadTemplate(this.deps.store, principal, templateId);
-    const selection = select(template, request);
-    const modified = applyModifications(template.document, request.modifications ?? {});
+  /**
+   * The document with modifications applied and its cost checked, before anything is charged. The
+   * selection made from the template's metadata stands unless the draft changed in between.
+   */
+  private async plan(meta: TemplateRenderMeta, selection: Selection, request: RenderRequest): Promise<Plan> {
+    const draft = await this.deps.templates.draftOf(meta);
+    const chosen = draft.documentHash === meta.documentHash ? selection : select(draft, request);
+    const modified = applyModifications(draft.document, request.modifications ?? {});
     if (!modified.ok)
       throw new AppError('VALIDATION_FAILED', 'A modification is not valid.', modified.issues);
     for (const page of modified.document.pages) {
-      if (
-        selection.pageIds.includes(page.id) &&
-        page.width * page.height * selection.scale ** 2 > MAX_PIXELS
-      ) {
+      if (chosen.pageIds.includes(page.id) && page.width * page.height * chosen.scale ** 2 > MAX_PIXELS) {
         throw new AppError('VALIDATION_FAILED', 'The render would exceed 50 megapixels.', [
-          { path: 'scale', message: `Page ${page.id} at scale ${selection.scale} exceeds 50 megapixels` },
+          { path: 'scale', message: `Page ${page.id} at scale ${chosen.scale} exceeds 50 megapixels` },
         ]);
       }
     }
-    return { templateId: template.id, document: modified.document, ...selection };
+    return { templateId: draft.id, document: modified.document, ...chosen };
   }
 
   private async execute(
@@ -206,14 +207,11 @@ export class RenderService {
         plan.allPages && plan.format !== 'pdf'
           ? { pages: outputs.map((o) => o.result) }
           : (outputs[0]?.result as RenderResult);
-      await this.deps.store.renders.complete(renderId, response, outputs, principal.workspaceId);
+      await this.deps.credits.settle(renderId, response, outputs, principal.workspaceId);
       return response;
     } catch (error) {
       const appError = toRenderAppError(error);
-      await this.deps.store.renders.fail(renderId, {
-        code: appError.code,
-        details: appError.details ?? null,
-      });
+      await this.deps.credits.refund(renderId, { code: appError.code, details: appError.details ?? null });
       // Files of a render that is not recorded as done are nobody's: remove them.
       await Promise.all(written.map((key) => this.deps.files.delete(key).catch(() => {})));
       throw appError;
@@ -223,9 +221,8 @@ export class RenderService {
     }
   }
 
-  private async replay(job: RenderJob): Promise<RenderResponse> {
-    const workspace = await this.deps.store.workspaces.getOrThrow(job.workspaceId);
-    return replayed(job, workspace.creditBalance);
+  private async replay(job: RenderRecord): Promise<RenderResponse> {
+    return replayed(job, await this.deps.credits.balance(job.workspaceId));
   }
 
   /** Waits for a pending render: in this process by promise, in another by polling the database. */
@@ -242,7 +239,7 @@ export class RenderService {
 }
 
 /** The earlier response, free this time: `charged` 0 and the balance after this call. */
-function replayed(job: RenderJob, balance: number): RenderResponse {
+function replayed(job: RenderRecord, balance: number): RenderResponse {
   const credits = { charged: 0, balanceAfter: balance };
   const stored = job.result as RenderResponse;
   if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...p, credits })) };

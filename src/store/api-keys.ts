@@ -3,9 +3,6 @@
  * once, in the response that creates it. Keys are looked up by hash, then compared in constant time.
  */
 import type { Kysely } from 'kysely';
-import type { Scope } from '../auth/scopes.ts';
-import { isScope } from '../auth/scopes.ts';
-import { AppError } from '../core/errors.ts';
 import { constantTimeEqual, newApiKey, newId, sha256Hex } from '../core/ids.ts';
 import type { ApiKeysTable, Database } from './schema.ts';
 
@@ -14,7 +11,8 @@ export interface ApiKeyRecord {
   workspaceId: string;
   name: string;
   prefix: string;
-  scopes: Scope[];
+  /** As stored; the auth module decides which of them are scopes it knows. */
+  scopes: string[];
   createdAt: string;
   revokedAt: string | null;
 }
@@ -29,7 +27,7 @@ export function maskedPrefix(prefix: string): string {
 }
 
 function toRecord(row: ApiKeysTable): ApiKeyRecord {
-  const scopes = (JSON.parse(row.scopes) as string[]).filter(isScope);
+  const scopes = JSON.parse(row.scopes) as string[];
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -44,7 +42,11 @@ function toRecord(row: ApiKeysTable): ApiKeyRecord {
 export class ApiKeyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(input: { workspaceId: string; name: string; scopes: Scope[] }): Promise<CreatedApiKey> {
+  async create(input: {
+    workspaceId: string;
+    name: string;
+    scopes: readonly string[];
+  }): Promise<CreatedApiKey> {
     const key = newApiKey();
     const row: ApiKeysTable = {
       id: newId('apiKey'),
@@ -98,12 +100,13 @@ export class ApiKeyRepository {
     return rows.map(toRecord);
   }
 
-  async revoke(id: string): Promise<void> {
+  /** False when no such key exists. */
+  async revoke(id: string): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')
       .set({ revoked_at: new Date().toISOString() })
       .where('id', '=', id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', 'The API key was not found.');
+    return Number(result.numUpdatedRows) > 0;
   }
 }

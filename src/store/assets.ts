@@ -1,6 +1,6 @@
 /** Asset metadata; the bytes live in the file store under `file_key`. */
 import type { Kysely } from 'kysely';
-import { newestFirstPage, type Page, type PageRequest, toPage } from './paging.ts';
+import { newestFirstPage, type PageRequest, type ResultPage, toPage } from './paging.ts';
 import type { AssetsTable, Database } from './schema.ts';
 
 export interface AssetRow {
@@ -80,7 +80,7 @@ export class AssetRepository {
     return rows.map(toAsset);
   }
 
-  async list(workspaceId: string, page: PageRequest): Promise<Page<AssetRow>> {
+  async list(workspaceId: string, page: PageRequest): Promise<ResultPage<AssetRow>> {
     const query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
     const rows = await newestFirstPage(query, page).execute();
     return toPage(rows, page.limit, toAsset);

@@ -1,13 +1,13 @@
 /** Keyset paging shared by every list: newest first by (created_at, id), opaque cursors. */
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { AppError } from '../core/errors.ts';
 
 export interface PageRequest {
   limit: number;
-  cursor?: string;
+  /** A position from `decodeCursor`: callers decode (and refuse) the client's cursor themselves. */
+  after?: CursorPosition;
 }
 
-export interface Page<T> {
+export interface ResultPage<T> {
   items: T[];
   nextCursor: string | null;
 }
@@ -21,18 +21,17 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): CursorPosition {
+/** The position an opaque cursor names, or null when it names none. */
+export function decodeCursor(cursor: string): CursorPosition | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {
-    // falls through to the validation error below
+    // not a cursor of ours
   }
-  throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [
-    { path: 'cursor', message: 'Invalid cursor' },
-  ]);
+  return null;
 }
 
 /** Given limit+1 rows, returns the page and the cursor of its last item when more follow. */
@@ -40,7 +39,7 @@ export function toPage<Row extends { created_at: string; id: string }, T>(
   rows: Row[],
   limit: number,
   map: (row: Row) => T,
-): Page<T> {
+): ResultPage<T> {
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];
@@ -59,8 +58,8 @@ export function newestFirstPage<DB, TB extends keyof DB, O>(
   page: PageRequest,
 ): SelectQueryBuilder<DB, TB, O> {
   let paged = query;
-  if (page.cursor) {
-    const { createdAt, id } = decodeCursor(page.cursor);
+  if (page.after) {
+    const { createdAt, id } = page.after;
     paged = paged.where(
       sql<boolean>`(created_at < ${createdAt} or (created_at = ${createdAt} and id < ${id}))`,
     );

@@ -11,7 +11,7 @@ import { changeCredits } from './workspaces.ts';
 
 export type RenderStatus = 'pending' | 'done' | 'failed';
 
-export interface RenderJob {
+export interface RenderRecord {
   id: string;
   workspaceId: string;
   templateId: string;
@@ -29,7 +29,7 @@ export interface RenderJob {
 
 export type BeginOutcome =
   | { kind: 'claimed'; renderId: string; balanceAfter: number; createdAt: string }
-  | { kind: 'existing'; job: RenderJob }
+  | { kind: 'existing'; job: RenderRecord }
   | { kind: 'unfunded' };
 
 export interface BeginInput {
@@ -63,7 +63,7 @@ class ClaimLost extends Error {}
 /** Thrown inside the transaction to roll the attempt back (claim included) when the balance cannot pay. */
 class Unfunded extends Error {}
 
-function toJob(row: RendersTable): RenderJob {
+function toRecord(row: RendersTable): RenderRecord {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -165,7 +165,7 @@ export class RenderRepository {
   async findDone(
     workspaceId: string,
     identityHash: string,
-  ): Promise<{ job: RenderJob; balance: number } | null> {
+  ): Promise<{ job: RenderRecord; balance: number } | null> {
     const row = await this.db
       .selectFrom('render_claims')
       .innerJoin('renders', 'renders.id', 'render_claims.render_id')
@@ -179,15 +179,15 @@ export class RenderRepository {
       .executeTakeFirst();
     if (!row) return null;
     const { credit_balance, ...renderRow } = row;
-    return { job: toJob(renderRow), balance: Number(credit_balance) };
+    return { job: toRecord(renderRow), balance: Number(credit_balance) };
   }
 
   async getJob(
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.db,
-  ): Promise<RenderJob | null> {
+  ): Promise<RenderRecord | null> {
     const row = await db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toJob(row) : null;
+    return row ? toRecord(row) : null;
   }
 
   async complete(
@@ -275,7 +275,7 @@ export class RenderRepository {
   }
 
   /** Pending renders whose instance is gone (no heartbeat since `staleBefore`), or any when `all`. */
-  async orphans(staleBefore: string, liveInstanceId: string): Promise<RenderJob[]> {
+  async orphans(staleBefore: string, liveInstanceId: string): Promise<RenderRecord[]> {
     const rows = await this.db
       .selectFrom('renders')
       .leftJoin('platen_instances', 'platen_instances.id', 'renders.instance_id')
@@ -291,7 +291,7 @@ export class RenderRepository {
         ]),
       )
       .execute();
-    return rows.map(toJob);
+    return rows.map(toRecord);
   }
 
   async heartbeat(instanceId: string): Promise<void> {

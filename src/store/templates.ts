@@ -3,12 +3,11 @@
  * `revision` atomically; an expected revision turns a lost update into a 412.
  */
 import type { Kysely } from 'kysely';
-import { AppError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import type { DesignDocument } from '../design/index.ts';
 import { documentSummary } from '../design/index.ts';
 import { draftSummary } from './draft-summary.ts';
-import { newestFirstPage, type Page, type PageRequest, toPage } from './paging.ts';
+import { newestFirstPage, type PageRequest, type ResultPage, toPage } from './paging.ts';
 import type { Database, TemplatesTable } from './schema.ts';
 
 export interface TemplateRecord {
@@ -41,6 +40,11 @@ export interface TemplateRenderMeta {
   pageIds: string[];
   activePageId: string;
 }
+
+export type SaveOutcome =
+  | { kind: 'saved'; template: TemplateWithDocument }
+  | { kind: 'stale'; revision: number }
+  | { kind: 'missing' };
 
 export interface TemplateVisibility {
   /** Only these owners (null = workspace templates) plus shared ones; absent = every template. */
@@ -121,7 +125,7 @@ export class TemplateRepository {
     workspaceId: string,
     page: PageRequest,
     visibility: TemplateVisibility = {},
-  ): Promise<Page<TemplateRecord>> {
+  ): Promise<ResultPage<TemplateRecord>> {
     let query = this.db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId);
     if (visibility.ownerUserId !== undefined) {
       const owner = visibility.ownerUserId;
@@ -141,7 +145,7 @@ export class TemplateRepository {
   async saveDocument(
     id: string,
     input: { document: DesignDocument; name?: string; expectedRevision?: number },
-  ): Promise<TemplateWithDocument> {
+  ): Promise<SaveOutcome> {
     const summary = documentSummary(input.document);
     const documentJson = JSON.stringify(input.document);
     const draft = draftSummary(documentJson);
@@ -162,20 +166,23 @@ export class TemplateRepository {
       .where('id', '=', id);
     if (input.expectedRevision !== undefined) query = query.where('revision', '=', input.expectedRevision);
     const result = await query.executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      const exists = await this.get(id);
-      if (!exists) throw new AppError('NOT_FOUND', 'The template was not found.');
-      throw new AppError('PRECONDITION_FAILED', undefined, { revision: exists.revision });
-    }
-    return this.getOrThrow(id);
+    const saved = await this.get(id);
+    if (!saved) return { kind: 'missing' };
+    return Number(result.numUpdatedRows) === 0
+      ? { kind: 'stale', revision: saved.revision }
+      : { kind: 'saved', template: saved };
   }
 
-  async updateMeta(id: string, patch: { name?: string; shared?: boolean }): Promise<TemplateWithDocument> {
+  /** The updated template, or null when it no longer exists. */
+  async updateMeta(
+    id: string,
+    patch: { name?: string; shared?: boolean },
+  ): Promise<TemplateWithDocument | null> {
     const set: Partial<TemplatesTable> = { updated_at: new Date().toISOString() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.shared !== undefined) set.shared = patch.shared ? 1 : 0;
     await this.db.updateTable('templates').set(set).where('id', '=', id).execute();
-    return this.getOrThrow(id);
+    return this.get(id);
   }
 
   /** What the render path needs before deciding whether a request replays: no document parsing. */
@@ -207,11 +214,5 @@ export class TemplateRepository {
 
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('templates').where('id', '=', id).execute();
-  }
-
-  async getOrThrow(id: string): Promise<TemplateWithDocument> {
-    const template = await this.get(id);
-    if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
-    return template;
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Workspaces and their credit balance. Every balance change writes a ledger entry in the same
  * transaction, so the balance can always be recomputed from the ledger. Credits are 64-bit on both
- * databases and bounded well below 2^53, so every balance and ledger amount is an exact JS number.
+ * databases; the credits module bounds them well below 2^53, so every value is an exact JS number.
+ * Plain data in and out: the rules (limits, errors) live in src/credits.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { AppError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import type { Database, WorkspacesTable } from './schema.ts';
 
@@ -29,16 +29,6 @@ export interface LedgerEntry {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The most one operator grant or withdrawal (or a new workspace's initial credits) may move. */
-export const MAX_CREDIT_CHANGE = 1_000_000_000_000;
-
-/**
- * The most a balance may reach through grants: 10^15, a round figure 9 times below
- * Number.MAX_SAFE_INTEGER. Refunds of earlier charges are never refused, so a balance can pass it
- * by what is in flight; the headroom keeps even that, and any balance plus one grant, exact.
- */
-export const MAX_CREDIT_BALANCE = 1_000_000_000_000_000;
-
 export function toWorkspace(row: WorkspacesTable): Workspace {
   return {
     id: row.id,
@@ -48,6 +38,11 @@ export function toWorkspace(row: WorkspacesTable): Workspace {
     createdAt: row.created_at,
   };
 }
+
+export type AdjustOutcome =
+  | { kind: 'changed'; balance: number }
+  | { kind: 'over-ceiling' | 'insufficient'; balance: number }
+  | { kind: 'missing' };
 
 export interface CreditChange {
   workspaceId: string;
@@ -98,8 +93,14 @@ export async function changeCredits(trx: Db, change: CreditChange): Promise<numb
 export class WorkspaceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(input: { name: string; credits: number; actor: string; id?: string }): Promise<Workspace> {
-    assertCreditChange('credits', input.credits);
+  /** A new workspace with its initial credits (never above `ceiling`, if given), in one transaction. */
+  async create(input: {
+    name: string;
+    credits: number;
+    actor: string;
+    ceiling?: number;
+    id?: string;
+  }): Promise<Workspace> {
     const now = new Date().toISOString();
     const id = input.id ?? newId('workspace');
     await this.db.transaction().execute(async (trx) => {
@@ -113,22 +114,16 @@ export class WorkspaceRepository {
           delta: input.credits,
           reason: 'initial grant',
           actor: input.actor,
-          ceiling: MAX_CREDIT_BALANCE,
+          ...(input.ceiling !== undefined ? { ceiling: input.ceiling } : {}),
         });
       }
     });
-    return this.getOrThrow(id);
+    return { id, name: input.name, creditBalance: input.credits, suspended: false, createdAt: now };
   }
 
   async get(id: string): Promise<Workspace | null> {
     const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toWorkspace(row) : null;
-  }
-
-  async getOrThrow(id: string): Promise<Workspace> {
-    const workspace = await this.get(id);
-    if (!workspace) throw new AppError('NOT_FOUND', 'The workspace was not found.');
-    return workspace;
   }
 
   async list(): Promise<Workspace[]> {
@@ -149,34 +144,25 @@ export class WorkspaceRepository {
     return Number(row?.n ?? 0);
   }
 
-  async update(id: string, patch: { name?: string; suspended?: boolean }): Promise<Workspace> {
+  /** The updated workspace, or null when there is none. */
+  async update(id: string, patch: { name?: string; suspended?: boolean }): Promise<Workspace | null> {
     const set: Partial<WorkspacesTable> = { updated_at: new Date().toISOString() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.suspended !== undefined) set.suspended = patch.suspended ? 1 : 0;
-    const result = await this.db.updateTable('workspaces').set(set).where('id', '=', id).executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError('NOT_FOUND', 'The workspace was not found.');
-    return this.getOrThrow(id);
+    await this.db.updateTable('workspaces').set(set).where('id', '=', id).executeTakeFirst();
+    return this.get(id);
   }
 
   /**
-   * Operator grant (positive, never above MAX_CREDIT_BALANCE) or withdrawal (negative, never below
-   * zero); a refused change changes nothing.
+   * A grant (positive, never taking the balance above `ceiling`) or withdrawal (negative, never
+   * below zero) with its ledger entry; a refused change changes nothing.
    */
-  async adjustCredits(id: string, amount: number, reason: string, actor: string): Promise<number> {
-    assertCreditChange('amount', amount);
-    await this.getOrThrow(id);
-    const balance = await this.db
-      .transaction()
-      .execute((trx) =>
-        changeCredits(trx, { workspaceId: id, delta: amount, reason, actor, ceiling: MAX_CREDIT_BALANCE }),
-      );
-    if (balance !== null) return balance;
-    const { creditBalance } = await this.getOrThrow(id);
-    if (amount > 0) {
-      const message = `The grant would take the balance above the maximum of ${MAX_CREDIT_BALANCE} credits.`;
-      throw new AppError('VALIDATION_FAILED', message, [{ path: 'amount', message }]);
-    }
-    throw new AppError('CONFLICT', 'The withdrawal exceeds the credit balance.', { creditBalance });
+  async adjustCredits(change: CreditChange & { ceiling: number }): Promise<AdjustOutcome> {
+    const balance = await this.db.transaction().execute((trx) => changeCredits(trx, change));
+    if (balance !== null) return { kind: 'changed', balance };
+    const workspace = await this.get(change.workspaceId);
+    if (!workspace) return { kind: 'missing' };
+    return { kind: change.delta > 0 ? 'over-ceiling' : 'insufficient', balance: workspace.creditBalance };
   }
 
   async ledger(workspaceId: string): Promise<LedgerEntry[]> {
@@ -197,11 +183,4 @@ export class WorkspaceRepository {
       createdAt: r.created_at,
     }));
   }
-}
-
-/** The request schemas already bound amounts; this keeps every other caller inside them too. */
-function assertCreditChange(path: string, amount: number): void {
-  if (Number.isSafeInteger(amount) && Math.abs(amount) <= MAX_CREDIT_CHANGE) return;
-  const message = `Must be an integer of at most ${MAX_CREDIT_CHANGE} in absolute value.`;
-  throw new AppError('VALIDATION_FAILED', message, [{ path, message }]);
 }

@@ -1,9 +1,11 @@
-/** The machine API for templates: `/v1/templates` with API keys, cursor paging and ETag revisions. */
+/**
+ * The machine API for templates: `/v1/templates` with API keys, cursor paging and ETag revisions.
+ * Each handler is one call to the TemplateService with the request's principal.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/principal.ts';
-import type { AppDeps } from '../http/context.ts';
+import { requirePrincipal } from '../auth/index.ts';
 import { errorResponses } from '../http/openapi.ts';
 import {
   createTemplateBody,
@@ -14,19 +16,12 @@ import {
   templateListSchema,
   templateWithDocumentSchema,
 } from './schemas.ts';
-import {
-  documentFromCreate,
-  etagOf,
-  loadTemplate,
-  parseIfMatch,
-  toResponse,
-  validateDocument,
-} from './service.ts';
+import { etagOf, type TemplateService } from './service.ts';
 
 const tags = ['templates'];
 const security = [{ apiKey: [] }];
 
-export function templateRoutes({ store }: AppDeps) {
+export function templateRoutes(templates: TemplateService) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<ZodTypeProvider>();
 
@@ -41,10 +36,7 @@ export function templateRoutes({ store }: AppDeps) {
           response: { 200: templateListSchema, ...errorResponses },
         },
       },
-      async (request) => {
-        const principal = requirePrincipal(request.principal);
-        return store.templates.list(principal.workspaceId, request.query);
-      },
+      async (request) => templates.list(requirePrincipal(request.principal), request.query),
     );
 
     app.post(
@@ -59,16 +51,9 @@ export function templateRoutes({ store }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const principal = requirePrincipal(request.principal);
-        const document = documentFromCreate(request.body);
-        const template = await store.templates.create({
-          workspaceId: principal.workspaceId,
-          name: request.body.name,
-          document,
-          shared: request.body.shared,
-        });
+        const template = await templates.create(requirePrincipal(request.principal), request.body);
         reply.header('etag', etagOf(template.revision));
-        return reply.status(201).send(toResponse(template));
+        return reply.status(201).send(template);
       },
     );
 
@@ -84,9 +69,9 @@ export function templateRoutes({ store }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const template = await loadTemplate(store, requirePrincipal(request.principal), request.params.id);
+        const template = await templates.get(requirePrincipal(request.principal), request.params.id);
         reply.header('etag', etagOf(template.revision));
-        return toResponse(template);
+        return template;
       },
     );
 
@@ -104,18 +89,12 @@ export function templateRoutes({ store }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const principal = requirePrincipal(request.principal);
-        const document = validateDocument(request.body.document);
-        // The template is looked up first: an unknown id is 404 whatever the If-Match says.
-        await loadTemplate(store, principal, request.params.id);
-        const expectedRevision = parseIfMatch(request.headers['if-match']);
-        const saved = await store.templates.saveDocument(request.params.id, {
-          document,
-          name: request.body.name,
-          expectedRevision,
+        const saved = await templates.save(requirePrincipal(request.principal), request.params.id, {
+          ...request.body,
+          ifMatch: request.headers['if-match'],
         });
         reply.header('etag', etagOf(saved.revision));
-        return toResponse(saved);
+        return saved;
       },
     );
 
@@ -132,11 +111,13 @@ export function templateRoutes({ store }: AppDeps) {
         },
       },
       async (request, reply) => {
-        const principal = requirePrincipal(request.principal);
-        await loadTemplate(store, principal, request.params.id);
-        const updated = await store.templates.updateMeta(request.params.id, request.body);
+        const updated = await templates.updateMeta(
+          requirePrincipal(request.principal),
+          request.params.id,
+          request.body,
+        );
         reply.header('etag', etagOf(updated.revision));
-        return toResponse(updated);
+        return updated;
       },
     );
 
@@ -147,9 +128,7 @@ export function templateRoutes({ store }: AppDeps) {
         schema: { tags, security, params: templateIdParams, response: { 204: z.null(), ...errorResponses } },
       },
       async (request, reply) => {
-        const principal = requirePrincipal(request.principal);
-        await loadTemplate(store, principal, request.params.id);
-        await store.templates.delete(request.params.id);
+        await templates.remove(requirePrincipal(request.principal), request.params.id);
         return reply.status(204).send(null);
       },
     );

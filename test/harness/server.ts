@@ -4,11 +4,11 @@
  */
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import type { FileStore } from '../../src/files/index.ts';
-import { buildApp } from '../../src/http/app.ts';
 import type { RegisteredRoute } from '../../src/http/auth-hook.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Store } from '../../src/store/index.ts';

@@ -5,12 +5,12 @@
  */
 import type { DesignDocument, Page } from '../design/index.ts';
 import { assetIdOf } from '../design/index.ts';
+import type { FetchPolicy } from '../outbound/index.ts';
 import { fontCatalogFor } from './backends/fonts.ts';
 import type { SourceContext } from './backends/image-sources.ts';
 import { renderPdf } from './backends/pdf.ts';
 import { preparePage } from './backends/prepare.ts';
 import { renderRasterPage } from './backends/raster.ts';
-import type { FetchPolicy } from './fetch/index.ts';
 import { checkJob } from './job.ts';
 import { renderLimits } from './limits.ts';
 import { MIME_TYPES, type RenderedFile, type RenderJob } from './types.ts';

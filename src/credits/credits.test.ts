@@ -8,11 +8,13 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
-import type { Store } from './index.ts';
-import { initialMigration } from './migrations/001_initial.ts';
-import { rendersMigration } from './migrations/002_renders.ts';
-import type { Database } from './schema.ts';
-import { changeCredits, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from './workspaces.ts';
+import type { Store } from '../store/index.ts';
+import { initialMigration } from '../store/migrations/001_initial.ts';
+import { rendersMigration } from '../store/migrations/002_renders.ts';
+import type { Database } from '../store/schema.ts';
+import { changeCredits } from '../store/workspaces.ts';
+import { WorkspaceService } from '../workspaces/service.ts';
+import { CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from './service.ts';
 
 /**
  * Brings a fresh database to the schema of before the 64-bit credits (migrations 001 and 002) and
@@ -82,10 +84,14 @@ for (const backend of backends) {
     () => {
       let database: TestDatabase;
       let store: Store;
+      let credits: CreditService;
+      let workspaces: WorkspaceService;
 
       beforeEach(async () => {
         database = testDatabase(backend.name);
         store = await database.open();
+        credits = new CreditService(store);
+        workspaces = new WorkspaceService(store, credits);
       });
       afterEach(async () => {
         await store.close();
@@ -93,16 +99,16 @@ for (const backend of backends) {
       });
 
       it('keeps balances past 32 bits exact: three grants of 1e9', async () => {
-        const ws = await store.workspaces.create({ name: 'big', credits: 0, actor: 'test' });
-        for (let i = 0; i < 3; i++) await store.workspaces.adjustCredits(ws.id, 1e9, 'grant', 'op');
-        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(3_000_000_000);
+        const ws = await workspaces.create({ name: 'big', credits: 0 }, 'test');
+        for (let i = 0; i < 3; i++) await credits.adjust(ws.id, 1e9, 'grant', 'op');
+        expect(await credits.balance(ws.id)).toBe(3_000_000_000);
         const ledger = await store.workspaces.ledger(ws.id);
         expect(ledger.map((e) => [e.delta, e.balanceAfter])).toEqual([
           [1e9, 1e9],
           [1e9, 2e9],
           [1e9, 3e9],
         ]);
-        expect(await store.workspaces.adjustCredits(ws.id, -(3e9 - 1), 'x', 'op')).toBe(1);
+        expect(await credits.adjust(ws.id, -(3e9 - 1), 'x', 'op')).toBe(1);
       });
 
       it('upgrades an existing database to 64-bit credits, keeping balances and ledger', async () => {
@@ -111,8 +117,9 @@ for (const backend of backends) {
         database = testDatabase(backend.name);
         await oldDatabaseWithCredits(database, backend.name);
         store = await database.open();
-        expect(await store.workspaces.adjustCredits('ws_old', 1e9, 'grant', 'op')).toBe(3e9);
-        expect((await store.workspaces.getOrThrow('ws_old')).creditBalance).toBe(3e9);
+        credits = new CreditService(store);
+        expect(await credits.adjust('ws_old', 1e9, 'grant', 'op')).toBe(3e9);
+        expect(await credits.balance('ws_old')).toBe(3e9);
         expect((await store.workspaces.ledger('ws_old')).map((e) => [e.delta, e.balanceAfter])).toEqual([
           [2e9, 2e9],
           [1e9, 3e9],
@@ -120,7 +127,7 @@ for (const backend of backends) {
       });
 
       it('grants up to the maximum balance and refuses a grant beyond it, changing nothing', async () => {
-        const ws = await store.workspaces.create({ name: 'cap', credits: 0, actor: 'test' });
+        const ws = await workspaces.create({ name: 'cap', credits: 0 }, 'test');
         // Near the cap in one step (no grant may move that much): the store's own debit-free path.
         await store.handle.db.transaction().execute((trx) =>
           changeCredits(trx, {
@@ -130,23 +137,23 @@ for (const backend of backends) {
             actor: 't',
           }),
         );
-        expect(await store.workspaces.adjustCredits(ws.id, 5, 'grant', 'op')).toBe(MAX_CREDIT_BALANCE);
+        expect(await credits.adjust(ws.id, 5, 'grant', 'op')).toBe(MAX_CREDIT_BALANCE);
         const ledgerBefore = await store.workspaces.ledger(ws.id);
-        const refused = await store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op').catch((e) => e);
+        const refused = await credits.adjust(ws.id, 1, 'grant', 'op').catch((e) => e);
         expect(refused).toMatchObject({
           code: 'VALIDATION_FAILED',
           details: [{ path: 'amount', message: expect.stringContaining(String(MAX_CREDIT_BALANCE)) }],
         });
-        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE);
+        expect(await credits.balance(ws.id)).toBe(MAX_CREDIT_BALANCE);
         expect(await store.workspaces.ledger(ws.id)).toEqual(ledgerBefore);
         // Withdrawals still work at the cap.
-        expect(await store.workspaces.adjustCredits(ws.id, -MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
+        expect(await credits.adjust(ws.id, -MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
           MAX_CREDIT_BALANCE - MAX_CREDIT_CHANGE,
         );
       });
 
       it('lets exactly the grants that fit under the maximum through when many race', async () => {
-        const ws = await store.workspaces.create({ name: 'cap-race', credits: 0, actor: 'test' });
+        const ws = await workspaces.create({ name: 'cap-race', credits: 0 }, 'test');
         await store.handle.db.transaction().execute((trx) =>
           changeCredits(trx, {
             workspaceId: ws.id,
@@ -156,35 +163,33 @@ for (const backend of backends) {
           }),
         );
         const results = await Promise.allSettled(
-          Array.from({ length: 20 }, () => store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op')),
+          Array.from({ length: 20 }, () => credits.adjust(ws.id, 1, 'grant', 'op')),
         );
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
         for (const r of results)
           if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'VALIDATION_FAILED' });
-        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE);
+        expect(await credits.balance(ws.id)).toBe(MAX_CREDIT_BALANCE);
         const ledger = await store.workspaces.ledger(ws.id);
         expect(ledger.at(-1)?.balanceAfter).toBe(MAX_CREDIT_BALANCE);
         expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(MAX_CREDIT_BALANCE);
       });
 
       it('refuses one grant or withdrawal over the per-change maximum', async () => {
-        const ws = await store.workspaces.create({ name: 'big', credits: MAX_CREDIT_CHANGE, actor: 'test' });
+        const ws = await workspaces.create({ name: 'big', credits: MAX_CREDIT_CHANGE }, 'test');
         for (const amount of [MAX_CREDIT_CHANGE + 1, -(MAX_CREDIT_CHANGE + 1), 0.5]) {
-          await expect(store.workspaces.adjustCredits(ws.id, amount, 'x', 'op')).rejects.toMatchObject({
+          await expect(credits.adjust(ws.id, amount, 'x', 'op')).rejects.toMatchObject({
             code: 'VALIDATION_FAILED',
             details: [{ path: 'amount' }],
           });
         }
         await expect(
-          store.workspaces.create({ name: 'x', credits: MAX_CREDIT_CHANGE + 1, actor: 'test' }),
+          workspaces.create({ name: 'x', credits: MAX_CREDIT_CHANGE + 1 }, 'test'),
         ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'credits' }] });
-        expect(await store.workspaces.adjustCredits(ws.id, MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
-          2 * MAX_CREDIT_CHANGE,
-        );
+        expect(await credits.adjust(ws.id, MAX_CREDIT_CHANGE, 'x', 'op')).toBe(2 * MAX_CREDIT_CHANGE);
       });
 
       it('never refuses a refund, even at the maximum balance', async () => {
-        const ws = await store.workspaces.create({ name: 'refund', credits: 0, actor: 'test' });
+        const ws = await workspaces.create({ name: 'refund', credits: 0 }, 'test');
         await store.handle.db
           .transaction()
           .execute((trx) =>
@@ -200,9 +205,9 @@ for (const backend of backends) {
           instanceId: 'ins_a',
         });
         if (begun.kind !== 'claimed') throw new Error('expected a claim');
-        await store.workspaces.adjustCredits(ws.id, 1, 'grant', 'op');
+        await credits.adjust(ws.id, 1, 'grant', 'op');
         expect(await store.renders.fail(begun.renderId, { reason: 'x' })).toBe(true);
-        expect((await store.workspaces.getOrThrow(ws.id)).creditBalance).toBe(MAX_CREDIT_BALANCE + 1);
+        expect(await credits.balance(ws.id)).toBe(MAX_CREDIT_BALANCE + 1);
       });
     },
   );

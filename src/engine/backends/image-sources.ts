@@ -4,7 +4,7 @@
  * kept for a short while so a template's background URL is not fetched on every render).
  */
 import { assetIdOf, classifyImageSrc } from '../../design/index.ts';
-import { defaultImagePolicy, type FetchPolicy, FetchRefused, fetchImageBytes } from '../fetch/index.ts';
+import { defaultImagePolicy, type FetchPolicy, FetchRefused, fetchImageBytes } from '../../outbound/index.ts';
 import type { JobAsset } from '../types.ts';
 import { Lru } from './lru.ts';
 

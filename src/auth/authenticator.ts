@@ -1,0 +1,24 @@
+/**
+ * The shape every credential check takes. The HTTP kernel calls the authenticator a route declares
+ * (`config.auth`) before the body is read and puts its principal on the request; a route kind with
+ * no authenticator refuses to register, so nothing is ever served unauthenticated by mistake.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from './principal.ts';
+import type { Scope } from './scopes.ts';
+
+/** How a route authenticates: every /v1 and /admin route says so. */
+export type AuthKind = 'none' | 'apiKey' | 'operator' | 'embedSession' | 'oauth';
+
+export interface AuthInput {
+  headers: IncomingHttpHeaders;
+  /** Route parameters (an embed session is bound to the `:embedId` in its path). */
+  params: Readonly<Record<string, string | undefined>>;
+  /** The scope the route needs, or null. */
+  requiredScope: Scope | null;
+}
+
+/** Throws the credential's AppError, or answers the principal (none for the operator). */
+export type Authenticator = (input: AuthInput) => Promise<Principal | undefined>;
+
+export type Authenticators = Partial<Record<Exclude<AuthKind, 'none'>, Authenticator>>;

@@ -1,0 +1,17 @@
+/**
+ * Authentication: credentials become a principal `{workspaceId, scopes, actor}` here and nowhere
+ * else. One authenticator per principal kind (API key, operator token; embed session and OAuth
+ * access token join them with their features); the HTTP kernel runs the one a route declares.
+ */
+export { apiKeyAuthenticator, authenticateApiKey, extractApiKey } from './api-key-auth.ts';
+export { ApiKeyService, type ApiKeyView } from './api-keys.ts';
+export type { Authenticator, Authenticators, AuthInput, AuthKind } from './authenticator.ts';
+export { operatorTokenAuthenticator } from './operator-token.ts';
+export {
+  type Actor,
+  actorLabel,
+  assertSameWorkspace,
+  type Principal,
+  requirePrincipal,
+} from './principal.ts';
+export { isScope, SCOPES, type Scope, scopeSchema } from './scopes.ts';

@@ -1,0 +1,70 @@
+/**
+ * The HTTP kernel: Fastify with zod validation and OpenAPI, request ids, the one error handler
+ * (router, parser and route errors alike), authentication by the authenticator each route
+ * declares, health checks; then the features it is given. It imports no feature.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Authenticators } from '../auth/index.ts';
+import { AppError } from '../core/errors.ts';
+import { randomBase62 } from '../core/ids.ts';
+import { installAuth, type RegisteredRoute } from './auth-hook.ts';
+import { answerClientError } from './client-errors.ts';
+import type { Feature } from './context.ts';
+import { sendError } from './error-handler.ts';
+import { healthRoutes, type ReadinessChecks } from './health-routes.ts';
+import { openApiDocument } from './openapi.ts';
+
+export interface KernelOptions {
+  logger: Logger;
+  baseUrl: string;
+  maxBodyBytes: number;
+  authenticators: Authenticators;
+  readiness: ReadinessChecks;
+  features: readonly Feature[];
+}
+
+export interface Kernel {
+  app: FastifyInstance;
+  /** Every route with how it authenticates (the shared security suite walks this list). */
+  routes: RegisteredRoute[];
+}
+
+export async function buildKernel(options: KernelOptions): Promise<Kernel> {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    bodyLimit: options.maxBodyBytes,
+    genReqId: () => `req_${randomBase62(16)}`,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route runs get the same envelope as the rest,
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // and so do requests Node's HTTP parser refuses before Fastify sees them.
+    clientErrorHandler: answerClientError,
+  });
+  // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError('NOT_FOUND', 'No such route.')),
+  );
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, { openapi: openApiDocument(options.baseUrl), transform: jsonSchemaTransform });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const routes: RegisteredRoute[] = [];
+  installAuth(app, options.authenticators, routes);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await healthRoutes(app, options.readiness);
+  for (const feature of options.features) await app.register(async (scope) => feature.routes(scope));
+  return { app, routes };
+}

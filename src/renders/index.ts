@@ -1,0 +1,22 @@
+/**
+ * The render API: the render operation with credits and identical-render replay (service.ts,
+ * shared by every entry point), upkeep of renders (maintenance.ts), and the machine API's routes.
+ */
+import type { Feature } from '../http/context.ts';
+import type { RateLimiter } from '../ratelimit/index.ts';
+import { renderRoutes } from './routes.ts';
+import type { RenderService } from './service.ts';
+
+export { JobInputLoader } from './job-inputs.ts';
+export { RenderMaintenance } from './maintenance.ts';
+export {
+  type RenderRequest,
+  type RenderResponse,
+  type RenderResult,
+  renderRequestSchema,
+} from './schemas.ts';
+export { RenderService } from './service.ts';
+
+export function rendersFeature(renders: RenderService, limiter: RateLimiter | null): Feature {
+  return { name: 'renders', routes: renderRoutes(renders, limiter) };
+}

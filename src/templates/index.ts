@@ -1,0 +1,21 @@
+/**
+ * Templates: the service every entry point calls (visibility and ownership per principal, document
+ * validation, revisions) and the machine API's routes as a feature plugin.
+ */
+import type { Feature } from '../http/context.ts';
+import { templateRoutes } from './routes.ts';
+import type { TemplateService } from './service.ts';
+
+export { accessOf, type TemplateAccess } from './access.ts';
+export {
+  type CreateTemplateInput,
+  etagOf,
+  type SaveTemplateInput,
+  TemplateService,
+  type TemplateView,
+  validateDocument,
+} from './service.ts';
+
+export function templatesFeature(templates: TemplateService): Feature {
+  return { name: 'templates', routes: templateRoutes(templates) };
+}
