@@ -8,33 +8,49 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type ApiKeyService, scopeSchema } from '../auth/index.ts';
 import { type CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../credits/service.ts';
-import { errorEnvelopeSchema } from '../http/openapi.ts';
+import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
 
-const tags = ['operator'];
-const security = [{ adminToken: [] }];
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
+export const operatorTag: OpenApiTag = {
+  name: 'operator',
+  description:
+    'The operator API under `/admin/v1` (`Authorization: Bearer $PLATEN_ADMIN_TOKEN`): workspaces, ' +
+    'credits and API keys. `platen admin …` wraps each operation.',
 };
+const tag = operatorTag;
 
-const workspaceSchema = z.object({
+const workspaceSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    creditBalance: z.number().int(),
+    suspended: z.boolean(),
+  })
+  .meta({ id: 'Workspace' });
+const apiKeyFields = {
   id: z.string(),
   name: z.string(),
-  creditBalance: z.number().int(),
-  suspended: z.boolean(),
-});
-const apiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
+  prefix: z.string().describe('The first 8 characters, for display only'),
   scopes: z.array(scopeSchema),
   createdAt: z.string(),
   revokedAt: z.string().nullable(),
-});
-const createdKeySchema = apiKeySchema.extend({ key: z.string() });
+};
+const apiKeySchema = z.object(apiKeyFields).meta({ id: 'ApiKey' });
+const createdKeySchema = z
+  .object({ ...apiKeyFields, key: z.string().describe('The key itself: shown in this response only') })
+  .meta({ id: 'NewApiKey' });
+const ledgerEntrySchema = z
+  .object({
+    id: z.string(),
+    workspaceId: z.string(),
+    delta: z.number().int().describe('Credits added (positive) or taken (negative)'),
+    balanceAfter: z.number().int(),
+    reason: z.string(),
+    actor: z.string(),
+    renderId: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'LedgerEntry' });
 
 const idParams = z.object({ id: z.string().max(200) });
 const createWorkspaceBody = z
@@ -80,7 +96,14 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces',
       {
         config,
-        schema: { tags, security, body: createWorkspaceBody, response: { 201: workspaceSchema, ...errors } },
+        schema: operation({
+          id: 'createWorkspace',
+          summary: 'Create a workspace',
+          tag,
+          body: createWorkspaceBody,
+          response: { 201: workspaceSchema },
+          errors: [400, 401, 413, 415],
+        }),
       },
       async (request, reply) => reply.status(201).send(await workspaces.create(request.body, 'operator')),
     );
@@ -89,18 +112,30 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces',
       {
         config,
-        schema: {
-          tags,
-          security,
-          response: { 200: z.object({ items: z.array(workspaceSchema) }), ...errors },
-        },
+        schema: operation({
+          id: 'listWorkspaces',
+          summary: 'List workspaces',
+          tag,
+          response: { 200: z.object({ items: z.array(workspaceSchema) }) },
+          errors: [401],
+        }),
       },
       async () => ({ items: await workspaces.list() }),
     );
 
     app.get(
       '/admin/v1/workspaces/:id',
-      { config, schema: { tags, security, params: idParams, response: { 200: workspaceSchema, ...errors } } },
+      {
+        config,
+        schema: operation({
+          id: 'getWorkspace',
+          summary: 'Get a workspace with its credit balance',
+          tag,
+          params: idParams,
+          response: { 200: workspaceSchema },
+          errors: [401, 404],
+        }),
+      },
       async (request) => workspaces.get(request.params.id),
     );
 
@@ -108,13 +143,15 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces/:id',
       {
         config,
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'updateWorkspace',
+          summary: 'Rename, suspend or reinstate a workspace',
+          tag,
           params: idParams,
           body: patchWorkspaceBody,
-          response: { 200: workspaceSchema, ...errors },
-        },
+          response: { 200: workspaceSchema },
+          errors: [400, 401, 404, 413, 415],
+        }),
       },
       async (request) => workspaces.update(request.params.id, request.body),
     );
@@ -123,13 +160,16 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces/:id/credits',
       {
         config,
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'adjustCredits',
+          summary: "Grant or withdraw a workspace's credits",
+          description: 'A withdrawal never takes the balance below zero (409 `CONFLICT`).',
+          tag,
           params: idParams,
           body: creditsBody,
-          response: { 200: z.object({ creditBalance: z.number().int() }), ...errors },
-        },
+          response: { 200: z.object({ creditBalance: z.number().int() }) },
+          errors: [400, 401, 404, 409, 413, 415],
+        }),
       },
       async (request) => {
         const { id } = await workspaces.get(request.params.id);
@@ -141,7 +181,18 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
 
     app.get(
       '/admin/v1/workspaces/:id/ledger',
-      { config, schema: { tags, security, params: idParams } },
+      {
+        config,
+        schema: operation({
+          id: 'getLedger',
+          summary: "List a workspace's credit movements",
+          description: 'Every grant, withdrawal, charge and refund, oldest first, with the balance after it.',
+          tag,
+          params: idParams,
+          response: { 200: z.object({ items: z.array(ledgerEntrySchema) }) },
+          errors: [401, 404],
+        }),
+      },
       async (request) => {
         const { id } = await workspaces.get(request.params.id);
         return { items: await credits.ledger(id) };
@@ -152,13 +203,16 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces/:id/api-keys',
       {
         config,
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'createApiKey',
+          summary: 'Create an API key for a workspace',
+          description: 'The answer holds the key itself (`key`); it is shown this once and never again.',
+          tag,
           params: idParams,
           body: createKeyBody,
-          response: { 201: createdKeySchema, ...errors },
-        },
+          response: { 201: createdKeySchema },
+          errors: [400, 401, 404, 413, 415],
+        }),
       },
       async (request, reply) => {
         const { id } = await workspaces.get(request.params.id);
@@ -171,12 +225,14 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       '/admin/v1/workspaces/:id/api-keys',
       {
         config,
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'listApiKeys',
+          summary: "List a workspace's API keys (masked)",
+          tag,
           params: idParams,
-          response: { 200: z.object({ items: z.array(apiKeySchema) }), ...errors },
-        },
+          response: { 200: z.object({ items: z.array(apiKeySchema) }) },
+          errors: [401, 404],
+        }),
       },
       async (request) => {
         const { id } = await workspaces.get(request.params.id);
@@ -186,7 +242,18 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
 
     app.delete(
       '/admin/v1/api-keys/:id',
-      { config, schema: { tags, security, params: idParams, response: { 204: z.null(), ...errors } } },
+      {
+        config,
+        schema: operation({
+          id: 'revokeApiKey',
+          summary: 'Revoke an API key',
+          description: 'The key stops working at once.',
+          tag,
+          params: idParams,
+          response: { 204: z.null() },
+          errors: [401, 404],
+        }),
+      },
       async (request, reply) => {
         await apiKeys.revoke(request.params.id);
         return reply.status(204).send(null);

@@ -8,23 +8,30 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
-import { errorResponses } from '../http/openapi.ts';
+import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { AssetService } from './service.ts';
 
-const tags = ['assets'];
-const security = [{ apiKey: [] }];
+export const assetsTag: OpenApiTag = {
+  name: 'assets',
+  description:
+    'Images (PNG, JPEG, WebP, GIF, SVG) and fonts (TTF, OTF, WOFF, WOFF2), classified by their bytes. ' +
+    'Use an image in a design as `asset:<id>`, a font by its family name; `url` is a capability URL.',
+};
+const tag = assetsTag;
 
-export const assetSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['image', 'font']),
-  mimeType: z.string(),
-  byteSize: z.number().int(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  fontFamily: z.string().optional(),
-  url: z.string(),
-  createdAt: z.string(),
-});
+export const assetSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['image', 'font']),
+    mimeType: z.string(),
+    byteSize: z.number().int(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    fontFamily: z.string().optional(),
+    url: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Asset' });
 
 const idParams = z.object({ id: z.string().max(200) });
 const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
@@ -67,15 +74,16 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
       '/v1/assets',
       {
         config: { auth: 'apiKey', scope: 'asset:read' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'listAssets',
+          summary: 'List assets',
+          description:
+            'Newest first, paged with `limit` (at most 100) and the `nextCursor` of the last page.',
+          tag,
           querystring: listQuery,
-          response: {
-            200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }),
-            ...errorResponses,
-          },
-        },
+          response: { 200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }) },
+          errors: [400, 403],
+        }),
       },
       async (request) => service.list(requirePrincipal(request.principal), request.query),
     );
@@ -85,14 +93,27 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
       {
         bodyLimit: maxBytes,
         config: { auth: 'apiKey', scope: 'asset:write' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'uploadAsset',
+          summary: 'Upload an image or font',
           description:
-            'Upload an image or font: the raw file as the body, or multipart/form-data with one file.',
+            'The raw file as the body (any `Content-Type`: the bytes decide), or `multipart/form-data` ' +
+            'with one file part. `?family=` names a font (needed for WOFF2).',
+          tag,
           querystring: uploadQuery,
-          response: { 201: assetSchema, ...errorResponses },
-        },
+          rawBody: {
+            'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: { file: { type: 'string', format: 'binary' } },
+                required: ['file'],
+              },
+            },
+          },
+          response: { 201: assetSchema },
+          errors: [400, 403, 413, 415],
+        }),
       },
       async (request, reply) => {
         const principal = requirePrincipal(request.principal);
@@ -106,7 +127,14 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
       '/v1/assets/:id',
       {
         config: { auth: 'apiKey', scope: 'asset:read' },
-        schema: { tags, security, params: idParams, response: { 200: assetSchema, ...errorResponses } },
+        schema: operation({
+          id: 'getAsset',
+          summary: 'Get an asset',
+          tag,
+          params: idParams,
+          response: { 200: assetSchema },
+          errors: [403, 404],
+        }),
       },
       async (request) => service.get(requirePrincipal(request.principal), request.params.id),
     );
@@ -115,7 +143,14 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
       '/v1/assets/:id',
       {
         config: { auth: 'apiKey', scope: 'asset:write' },
-        schema: { tags, security, params: idParams, response: { 204: z.null(), ...errorResponses } },
+        schema: operation({
+          id: 'deleteAsset',
+          summary: 'Delete an asset and its file',
+          tag,
+          params: idParams,
+          response: { 204: z.null() },
+          errors: [403, 404],
+        }),
       },
       async (request, reply) => {
         await service.remove(requirePrincipal(request.principal), request.params.id);

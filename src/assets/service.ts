@@ -25,11 +25,11 @@ export interface AssetResponse {
   createdAt: string;
 }
 
-export function fileUrl(baseUrl: string, key: string): string {
+function fileUrl(baseUrl: string, key: string): string {
   return `${baseUrl}/files/${key}`;
 }
 
-export function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
+function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
   return {
     id: asset.id,
     kind: asset.kind,

@@ -24,7 +24,7 @@ const allowed: Record<string, SniffedFile> = {
 const SVG_MIME: SniffedFile = { kind: 'image', mimeType: 'image/svg+xml', extension: 'svg' };
 
 /** Text that opens (after an optional BOM, XML declaration, comments and doctype) with `<svg`. */
-export function looksLikeSvg(bytes: Uint8Array): boolean {
+function looksLikeSvg(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.subarray(0, 4096))
     .toString('utf8')
     .replace(/^\uFEFF/, '');

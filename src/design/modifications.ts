@@ -77,7 +77,7 @@ export function expandPlaceholders(text: string, lookup: (name: string) => strin
  * 10,000 characters can hold 2,000 placeholders, each worth 10,000 characters, so the expanded
  * size must be known (and refused) before a single copy is made.
  */
-export function expandedLength(text: string, lookup: (name: string) => string | undefined): number {
+function expandedLength(text: string, lookup: (name: string) => string | undefined): number {
   let length = text.length;
   for (const match of text.matchAll(PLACEHOLDER)) {
     const value = match[1] ? lookup(match[1]) : undefined;

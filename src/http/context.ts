@@ -5,10 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AuthKind, Principal, Scope } from '../auth/index.ts';
+import type { OpenApiTag } from './openapi.ts';
 
 export interface Feature {
   /** For logs and errors, e.g. `templates`. */
   name: string;
+  /** The tag its documented operations carry; the OpenAPI document lists it with its description. */
+  openApiTag?: OpenApiTag;
   routes(app: FastifyInstance): Promise<void>;
 }
 

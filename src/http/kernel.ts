@@ -6,7 +6,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Authenticators } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
@@ -16,7 +16,7 @@ import { answerClientError } from './client-errors.ts';
 import type { Feature } from './context.ts';
 import { sendError } from './error-handler.ts';
 import { healthRoutes, type ReadinessChecks } from './health-routes.ts';
-import { openApiDocument } from './openapi.ts';
+import { openApiDocument, transformDocument, transformRoute } from './openapi.ts';
 
 export interface KernelOptions {
   logger: Logger;
@@ -58,7 +58,12 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(swagger, { openapi: openApiDocument(options.baseUrl), transform: jsonSchemaTransform });
+  const tags = options.features.flatMap((feature) => (feature.openApiTag ? [feature.openApiTag] : []));
+  await app.register(swagger, {
+    openapi: openApiDocument(options.baseUrl, tags),
+    transform: transformRoute,
+    transformObject: transformDocument,
+  });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const routes: RegisteredRoute[] = [];

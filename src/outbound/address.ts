@@ -29,7 +29,7 @@ const PRIVATE_V4: readonly Cidr4[] = [
 ];
 
 /** Dotted quad to an unsigned 32-bit number; null unless exactly four decimal octets. */
-export function parseIPv4(ip: string): number | null {
+function parseIPv4(ip: string): number | null {
   const parts = ip.split('.');
   if (parts.length !== 4) return null;
   let value = 0;

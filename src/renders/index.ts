@@ -4,7 +4,7 @@
  */
 import type { Feature } from '../http/context.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
-import { renderRoutes } from './routes.ts';
+import { renderRoutes, rendersTag } from './routes.ts';
 import type { RenderService } from './service.ts';
 
 export { JobInputLoader } from './job-inputs.ts';
@@ -18,5 +18,5 @@ export {
 export { RenderService } from './service.ts';
 
 export function rendersFeature(renders: RenderService, limiter: RateLimiter | null): Feature {
-  return { name: 'renders', routes: renderRoutes(renders, limiter) };
+  return { name: 'renders', openApiTag: rendersTag, routes: renderRoutes(renders, limiter) };
 }

@@ -16,7 +16,7 @@ export interface JobInputs {
 
 const CACHE_BYTES = 128 * 1024 * 1024;
 /** Bytes of asset images and fonts one render may load (a document may name 25,000 assets of 20 MB). */
-export const MAX_JOB_INPUT_BYTES = 200 * 1024 * 1024;
+const MAX_JOB_INPUT_BYTES = 200 * 1024 * 1024;
 
 export class JobInputLoader {
   private readonly cache = new Map<string, Uint8Array>();

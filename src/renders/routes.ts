@@ -4,13 +4,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
-import { errorResponses } from '../http/openapi.ts';
+import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';
 import { renderRequestSchema, renderResponseSchema, renderResultSchema } from './schemas.ts';
 import type { RenderService } from './service.ts';
 
-const tags = ['renders'];
-const security = [{ apiKey: [] }];
+export const rendersTag: OpenApiTag = {
+  name: 'renders',
+  description:
+    'Rendering a template to PNG, JPEG or PDF: one credit per file; an identical repeat is free. ' +
+    'Render responses carry `RateLimit-*` headers.',
+};
+const tag = rendersTag;
 const idParams = z.object({ id: z.string().max(200) });
 
 /** An onRequest hook (after authentication) that spends one token of the caller's bucket. */
@@ -55,15 +60,20 @@ export function renderRoutes(service: RenderService, limiter: RateLimiter | null
         preValidation: async (request) => {
           request.body ??= { format: 'png' };
         },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'renderTemplate',
+          summary: "Render a template's draft to PNG, JPEG or PDF",
           description:
-            'Render the current draft to PNG, JPEG or PDF. One credit per file; an identical repeat is free.',
+            'One credit per file. A request identical to an earlier one (same draft, modifications, ' +
+            '`idempotencyKey`, format, pages and options) answers the earlier result with ' +
+            '`credits.charged: 0`. Every field is optional (no body: a PNG of the active page).',
+          tag,
           params: idParams,
           body: renderRequestSchema,
-          response: { 200: renderResponseSchema, ...errorResponses },
-        },
+          bodyRequired: false,
+          response: { 200: renderResponseSchema },
+          errors: [400, 402, 403, 404, 413, 415, 422, 429, 503],
+        }),
       },
       async (request) => service.render(requirePrincipal(request.principal), request.params.id, request.body),
     );
@@ -72,12 +82,17 @@ export function renderRoutes(service: RenderService, limiter: RateLimiter | null
       '/v1/renders/:id',
       {
         config: { auth: 'apiKey', scope: 'template:read' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'getRender',
+          summary: 'Get a render result',
+          description:
+            'The result as first returned, with `credits.charged: 0`; `url: null, expired: true` once ' +
+            'retention has removed the file.',
+          tag,
           params: idParams,
-          response: { 200: renderResultSchema, ...errorResponses },
-        },
+          response: { 200: renderResultSchema },
+          errors: [403, 404],
+        }),
       },
       async (request) => service.get(requirePrincipal(request.principal), request.params.id),
     );

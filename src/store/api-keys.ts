@@ -22,7 +22,7 @@ export interface CreatedApiKey extends ApiKeyRecord {
 }
 
 /** What is shown of a key after creation: its first 8 characters, masked. */
-export function maskedPrefix(prefix: string): string {
+function maskedPrefix(prefix: string): string {
   return `${prefix}…`;
 }
 

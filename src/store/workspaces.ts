@@ -29,7 +29,7 @@ export interface LedgerEntry {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function toWorkspace(row: WorkspacesTable): Workspace {
+function toWorkspace(row: WorkspacesTable): Workspace {
   return {
     id: row.id,
     name: row.name,

@@ -3,7 +3,7 @@
  * validation, revisions) and the machine API's routes as a feature plugin.
  */
 import type { Feature } from '../http/context.ts';
-import { templateRoutes } from './routes.ts';
+import { templateRoutes, templatesTag } from './routes.ts';
 import type { TemplateService } from './service.ts';
 
 export { accessOf, type TemplateAccess } from './access.ts';
@@ -17,5 +17,5 @@ export {
 } from './service.ts';
 
 export function templatesFeature(templates: TemplateService): Feature {
-  return { name: 'templates', routes: templateRoutes(templates) };
+  return { name: 'templates', openApiTag: templatesTag, routes: templateRoutes(templates) };
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
-import { errorResponses } from '../http/openapi.ts';
+import { type OpenApiTag, operation } from '../http/openapi.ts';
 import {
   createTemplateBody,
   listQuery,
@@ -18,8 +18,21 @@ import {
 } from './schemas.ts';
 import { etagOf, type TemplateService } from './service.ts';
 
-const tags = ['templates'];
-const security = [{ apiKey: [] }];
+export const templatesTag: OpenApiTag = {
+  name: 'templates',
+  description:
+    'Design templates: a record plus its design document (see docs/design-document.md). Responses ' +
+    'carry `ETag: "<revision>"`; send it back as `If-Match` when saving.',
+};
+const tag = templatesTag;
+const ifMatchHeaders = z
+  .object({
+    'if-match': z
+      .string()
+      .optional()
+      .describe('The revision the draft was read at, e.g. `"3"`; an older one answers 412'),
+  })
+  .passthrough();
 
 export function templateRoutes(templates: TemplateService) {
   return async function register(root: FastifyInstance): Promise<void> {
@@ -29,12 +42,16 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates',
       {
         config: { auth: 'apiKey', scope: 'template:read' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'listTemplates',
+          summary: 'List templates',
+          description:
+            'Newest first, paged with `limit` (at most 100) and the `nextCursor` of the last page.',
+          tag,
           querystring: listQuery,
-          response: { 200: templateListSchema, ...errorResponses },
-        },
+          response: { 200: templateListSchema },
+          errors: [400, 403],
+        }),
       },
       async (request) => templates.list(requirePrincipal(request.principal), request.query),
     );
@@ -43,12 +60,16 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'createTemplate',
+          summary: 'Create a template',
+          description:
+            'From a design document (`{name, document}`) or as one blank page (`{name, width, height}`).',
+          tag,
           body: createTemplateBody,
-          response: { 201: templateWithDocumentSchema, ...errorResponses },
-        },
+          response: { 201: templateWithDocumentSchema },
+          errors: [400, 403, 413, 415],
+        }),
       },
       async (request, reply) => {
         const template = await templates.create(requirePrincipal(request.principal), request.body);
@@ -61,12 +82,14 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:read' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'getTemplate',
+          summary: 'Get a template with its document',
+          tag,
           params: templateIdParams,
-          response: { 200: templateWithDocumentSchema, ...errorResponses },
-        },
+          response: { 200: templateWithDocumentSchema },
+          errors: [403, 404],
+        }),
       },
       async (request, reply) => {
         const template = await templates.get(requirePrincipal(request.principal), request.params.id);
@@ -79,14 +102,17 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'saveTemplate',
+          summary: "Save a template's draft document",
+          description: 'Replaces the document (and the name, if given); `revision` goes up by one.',
+          tag,
           params: templateIdParams,
-          headers: z.object({ 'if-match': z.string().optional() }).passthrough(),
+          headers: ifMatchHeaders,
           body: saveTemplateBody,
-          response: { 200: templateWithDocumentSchema, ...errorResponses },
-        },
+          response: { 200: templateWithDocumentSchema },
+          errors: [400, 403, 404, 412, 413, 415],
+        }),
       },
       async (request, reply) => {
         const saved = await templates.save(requirePrincipal(request.principal), request.params.id, {
@@ -102,13 +128,15 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: {
-          tags,
-          security,
+        schema: operation({
+          id: 'updateTemplateMetadata',
+          summary: 'Rename or share a template (metadata only; the revision stays)',
+          tag,
           params: templateIdParams,
           body: patchTemplateBody,
-          response: { 200: templateWithDocumentSchema, ...errorResponses },
-        },
+          response: { 200: templateWithDocumentSchema },
+          errors: [400, 403, 404, 413, 415],
+        }),
       },
       async (request, reply) => {
         const updated = await templates.updateMeta(
@@ -125,7 +153,14 @@ export function templateRoutes(templates: TemplateService) {
       '/v1/templates/:id',
       {
         config: { auth: 'apiKey', scope: 'template:write' },
-        schema: { tags, security, params: templateIdParams, response: { 204: z.null(), ...errorResponses } },
+        schema: operation({
+          id: 'deleteTemplate',
+          summary: 'Delete a template',
+          tag,
+          params: templateIdParams,
+          response: { 204: z.null() },
+          errors: [403, 404],
+        }),
       },
       async (request, reply) => {
         await templates.remove(requirePrincipal(request.principal), request.params.id);

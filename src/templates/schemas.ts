@@ -3,26 +3,30 @@ import { z } from 'zod';
 
 export const templateIdParams = z.object({ id: z.string().max(200) });
 
-export const templateRecordSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  pageCount: z.number().int(),
-  revision: z.number().int(),
-  shared: z.boolean(),
-  ownerUserId: z.string().nullable(),
-  thumbnailUrl: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const templateRecordSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    pageCount: z.number().int(),
+    revision: z.number().int(),
+    shared: z.boolean(),
+    ownerUserId: z.string().nullable(),
+    thumbnailUrl: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Template' });
 
 /** The document is validated by src/design (clear paths, cross-field checks), so it is opaque here. */
 const documentField = z
   .record(z.string(), z.unknown())
   .describe('The design document (see docs/design-document.md)');
 
-export const templateWithDocumentSchema = templateRecordSchema.extend({ document: documentField });
+export const templateWithDocumentSchema = templateRecordSchema
+  .extend({ document: documentField })
+  .meta({ id: 'TemplateWithDocument' });
 
 const nameField = z.string().trim().min(1).max(200);
 const sideField = z.number().int().min(1).max(10000);

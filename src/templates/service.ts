@@ -32,7 +32,7 @@ export interface SaveTemplateInput {
   ifMatch?: string;
 }
 
-export function toView(template: TemplateWithDocument): TemplateView {
+function toView(template: TemplateWithDocument): TemplateView {
   const { workspaceId: _ws, embedId: _embed, documentHash: _hash, ...rest } = template;
   return rest;
 }
@@ -49,7 +49,7 @@ export function validateDocument(input: unknown): DesignDocument {
 }
 
 /** `If-Match: "3"`, `3` or `W/"3"` → 3; `*` or absent → undefined. */
-export function parseIfMatch(header: string | undefined): number | undefined {
+function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
   const match = /^\s*(?:W\/)?"?(\d{1,12})"?\s*$/.exec(header);
   if (!match?.[1]) {

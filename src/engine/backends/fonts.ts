@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type FontKey, GlobalFonts } from '@napi-rs/canvas';
+import { type BundledFamily, bundledFontCatalog, CJK_FAMILY, EMOJI_FAMILY } from '../layout/font-catalog.ts';
 import type { FontCatalog } from '../layout/types.ts';
 import { Lru } from './lru.ts';
 
@@ -19,16 +20,16 @@ function packageDir(name: string): string {
 }
 
 /** Bundled families from @expo-google-fonts packages: every weight/style directory's TTF. */
-const EXPO_FAMILIES: Record<string, string> = {
+const EXPO_FAMILIES = {
   Inter: '@expo-google-fonts/inter',
   Roboto: '@expo-google-fonts/roboto',
   'Open Sans': '@expo-google-fonts/open-sans',
   Montserrat: '@expo-google-fonts/montserrat',
   'Playfair Display': '@expo-google-fonts/playfair-display',
   'Noto Sans': '@expo-google-fonts/noto-sans',
-};
+} as const satisfies Partial<Record<BundledFamily, string>>;
 
-const DEJAVU: Record<string, string[]> = {
+const DEJAVU = {
   'DejaVu Sans': [
     'DejaVuSans.ttf',
     'DejaVuSans-Bold.ttf',
@@ -47,26 +48,16 @@ const DEJAVU: Record<string, string[]> = {
     'DejaVuSansMono-Oblique.ttf',
     'DejaVuSansMono-BoldOblique.ttf',
   ],
-};
+} as const satisfies Partial<Record<BundledFamily, readonly string[]>>;
 
-export const EMOJI_FAMILY = 'Twemoji Mozilla';
-export const CJK_FAMILY = 'Noto Sans SC';
-export const DEFAULT_FAMILY = 'Inter';
-
-/**
- * Appended after the primary family, in this order: colour emoji first (a text font's
- * monochrome emoji, such as DejaVu's, must not win), then wide-coverage Latin/Greek/Cyrillic,
- * DejaVu (Arabic, Hebrew, symbols), then CJK.
- */
-export const FALLBACK_FAMILIES = [EMOJI_FAMILY, 'Noto Sans', 'DejaVu Sans', CJK_FAMILY] as const;
-
-/** Generic CSS names map to bundled families so documents written for browsers still work. */
-const GENERIC: Record<string, string> = {
-  'sans-serif': 'Inter',
-  serif: 'Playfair Display',
-  monospace: 'DejaVu Sans Mono',
-  'system-ui': 'Inter',
-};
+// Family names, the fallback chain and generic names are pure data in layout/font-catalog.ts.
+export {
+  BUNDLED_FAMILIES,
+  CJK_FAMILY,
+  DEFAULT_FAMILY,
+  EMOJI_FAMILY,
+  FALLBACK_FAMILIES,
+} from '../layout/font-catalog.ts';
 
 let bundledRegistered = false;
 
@@ -93,12 +84,6 @@ export function registerBundledFonts(): void {
   registerFile(join(packageDir('twemoji-colr-font'), 'twemoji.woff2'), EMOJI_FAMILY);
   bundledRegistered = true;
 }
-
-export const BUNDLED_FAMILIES: readonly string[] = [
-  ...Object.keys(EXPO_FAMILIES),
-  ...Object.keys(DEJAVU),
-  CJK_FAMILY,
-];
 
 export interface WorkspaceFont {
   family: string;
@@ -137,14 +122,11 @@ function registerWorkspaceFont(workspaceId: string, font: WorkspaceFont): boolea
 /** The catalogue for one job: bundled and generic names, then the workspace's own families. */
 export function fontCatalogFor(workspaceId: string, fonts: readonly WorkspaceFont[]): FontCatalog {
   registerBundledFonts();
-  const families = new Map<string, string>();
-  for (const family of BUNDLED_FAMILIES) families.set(family.toLowerCase(), family);
-  for (const [generic, family] of Object.entries(GENERIC)) families.set(generic, family);
+  const own: [string, string][] = [];
   for (const font of fonts) {
     // A font file the canvas cannot read is skipped: its text falls back like an unknown family.
-    if (registerWorkspaceFont(workspaceId, font)) {
-      families.set(font.family.trim().toLowerCase(), scopedAlias(workspaceId, font.family));
-    }
+    if (registerWorkspaceFont(workspaceId, font))
+      own.push([font.family, scopedAlias(workspaceId, font.family)]);
   }
-  return { families, defaultFamily: DEFAULT_FAMILY, fallbacks: FALLBACK_FAMILIES };
+  return bundledFontCatalog(own);
 }

@@ -5,6 +5,16 @@
 import type { Page } from '../../design/index.ts';
 
 export { LayoutFailure, svgElementImageKey } from './elements.ts';
+export {
+  BUNDLED_FAMILIES,
+  type BundledFamily,
+  bundledFontCatalog,
+  CJK_FAMILY,
+  DEFAULT_FAMILY,
+  EMOJI_FAMILY,
+  FALLBACK_FAMILIES,
+  GENERIC_FAMILIES,
+} from './font-catalog.ts';
 export { familyChain, fontShorthand, resolveFamily } from './fonts.ts';
 export { type LayoutResult, layoutPage } from './page.ts';
 export { planSvgDrawing, readSvg, type SvgDocument, svgIntrinsicSize } from './svg/document.ts';
