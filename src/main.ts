@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
   // Only a process that serves sweeps: a failed start must not touch other instances' renders.
   await services.maintenance.start();
+  await services.webhookDispatcher.start();
   const { store, files, instanceId } = services;
   logger.info(
     { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },
@@ -54,7 +55,11 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
-      await app.close();
+      // In-flight requests get 10 s to finish; then connections still open are cut (a keep-alive
+      // socket Node does not count as idle would otherwise hold the close until the forced exit).
+      const closing = app.close();
+      setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
+      await closing;
       await services.close();
     } finally {
       process.exit(0);

@@ -1,16 +1,17 @@
 /**
  * Builds every long-lived part from the configuration, in one place, for the service and the test
  * harness alike: store → files → render pool → rate limiter → one service per feature (credits,
- * workspaces, API keys, templates, assets, renders) → upkeep. Every entry point calls these.
+ * workspaces, API keys, templates, assets, renders, thumbnails) → upkeep. Every entry point calls these.
  */
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AssetService } from './assets/index.ts';
-import { ApiKeyService } from './auth/index.ts';
+import { ApiKeyService, EmbedSessionTokens } from './auth/index.ts';
 import type { Config } from './core/config.ts';
 import { randomBase62 } from './core/ids.ts';
 import { CreditService } from './credits/service.ts';
+import { EmbedService } from './embeds/index.ts';
 import { RenderPool } from './engine/index.ts';
 import { createFileStore, type FileStore } from './files/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
@@ -18,6 +19,8 @@ import { JobInputLoader, RenderMaintenance, RenderService } from './renders/inde
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
 import { TemplateService } from './templates/index.ts';
+import { ThumbnailService } from './thumbnails/index.ts';
+import { WebhookDispatcher, WebhookService, webhookEventSink, webhookPolicy } from './webhooks/index.ts';
 import { WorkspaceService } from './workspaces/service.ts';
 
 export interface Services {
@@ -28,11 +31,17 @@ export interface Services {
   workspaces: WorkspaceService;
   apiKeys: ApiKeyService;
   templates: TemplateService;
+  thumbnails: ThumbnailService;
+  embeds: EmbedService;
+  embedTokens: EmbedSessionTokens;
   assets: AssetService;
   renders: RenderService;
   pool: RenderPool;
   limiter: RateLimiter | null;
   maintenance: RenderMaintenance;
+  webhooks: WebhookService;
+  /** Delivers the webhook outbox in the background; started by whoever serves (main, test harness). */
+  webhookDispatcher: WebhookDispatcher;
   instanceId: string;
   close(): Promise<void>;
 }
@@ -65,19 +74,42 @@ export async function createServices(
   });
   const instanceId = `ins_${randomBase62(16)}`;
   const credits = new CreditService(store);
-  const templates = new TemplateService(store);
+  const webhookTargets = webhookPolicy(config.PLATEN_ALLOW_PRIVATE_URLS, config.PLATEN_WEBHOOK_TIMEOUT_MS);
+  const embedTokens = new EmbedSessionTokens(store);
+  const templates = new TemplateService(store, { baseUrl: config.baseUrl, events: webhookEventSink(store) });
+  const webhookDispatcher = new WebhookDispatcher({
+    store,
+    logger,
+    policy: webhookTargets,
+    singleInstance: store.handle.dialect === 'sqlite',
+    leaseMs: config.PLATEN_WEBHOOK_LEASE_MS,
+  });
+  // A change that may have written events wakes the dispatcher, so delivery does not wait for a poll.
+  templates.onChange(() => webhookDispatcher.wake());
+  const inputs = new JobInputLoader(store, files);
   const renders = new RenderService({
     store,
     templates,
     credits,
     files,
     pool,
-    inputs: new JobInputLoader(store, files),
+    inputs,
     baseUrl: config.baseUrl,
     instanceId,
     allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
   });
+  // Never charged; one at a time, and none started while paid renders wait for a process.
+  const thumbnails = new ThumbnailService({
+    store,
+    files,
+    inputs,
+    render: (job) => pool.render(job),
+    busy: () => pool.stats().queued > 0,
+    logger,
+    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
+  });
+  templates.onChange((template) => thumbnails.templateChanged(template));
   const maintenance = new RenderMaintenance({
     store,
     credits,
@@ -95,6 +127,9 @@ export async function createServices(
     workspaces: new WorkspaceService(store, credits),
     apiKeys: new ApiKeyService(store),
     templates,
+    thumbnails,
+    embeds: new EmbedService(store, embedTokens),
+    embedTokens,
     assets: new AssetService(store, files, {
       maxBytes: config.PLATEN_MAX_ASSET_BYTES,
       baseUrl: config.baseUrl,
@@ -103,9 +138,13 @@ export async function createServices(
     limiter,
     renders,
     maintenance,
+    webhooks: new WebhookService(store, { policy: webhookTargets }),
+    webhookDispatcher,
     instanceId,
     async close() {
+      await webhookDispatcher.stop();
       await maintenance.stop();
+      await thumbnails.close();
       await pool.close();
       await limiter?.close();
       await files.close();

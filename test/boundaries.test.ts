@@ -37,6 +37,9 @@ const allowed: Record<string, readonly string[]> = {
     'ratelimit',
   ],
   admin: ['core', 'auth', 'credits', 'workspaces', 'http'],
+  embeds: ['core', 'store', 'auth', 'http', 'templates', 'assets', 'renders', 'ratelimit'],
+  webhooks: ['core', 'store', 'outbound', 'auth', 'http', 'templates'],
+  thumbnails: ['core', 'design', 'engine', 'store', 'files', 'templates', 'renders'],
   cli: ['core', 'design', 'engine', '(root)'],
 };
 

@@ -43,12 +43,23 @@ describe('OpenAPI and a generated client', () => {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(op.summary).toEqual(expect.any(String));
       expect((op.tags as string[]).every((tag) => tags.has(tag))).toBe(true);
-      expect(op.security).toHaveLength(1);
-      // Operator routes answer a bad credential with 401, API-key routes with 403.
-      const [scheme] = Object.keys((op.security as Record<string, string[]>[])[0] ?? {});
+      const security = op.security as Record<string, string[]>[];
       const responses = op.responses as Record<string, unknown>;
-      expect(responses[scheme === 'adminToken' ? '401' : '403']).toBeDefined();
-      expect(responses[scheme === 'adminToken' ? '403' : '401']).toBeUndefined();
+      // Public embed routes (info, session minting) say so with an empty requirement list.
+      if (security.length === 0) {
+        expect(String(op.operationId)).toMatch(/^(getEmbedInfo|createEmbedSession)$/);
+        expect(responses['401']).toBeUndefined();
+        continue;
+      }
+      expect(security).toHaveLength(1);
+      // Operator routes answer a bad credential with 401, API-key routes with 403; an embed session
+      // answers a bad token with 401 INVALID_SESSION and a missing scope with 403.
+      const [scheme] = Object.keys(security[0] ?? {});
+      const expected = { adminToken: ['401'], apiKey: ['403'], embedSession: ['401', '403'] }[String(scheme)];
+      expect(expected).toBeDefined();
+      for (const status of expected ?? []) expect(responses[status]).toBeDefined();
+      if (scheme === 'adminToken') expect(responses['403']).toBeUndefined();
+      if (scheme === 'apiKey') expect(responses['401']).toBeUndefined();
     }
   });
 

@@ -4,6 +4,9 @@
  */
 import type { Feature } from '../http/context.ts';
 import { assetRoutes, assetsTag } from './routes.ts';
+
+export { acceptUploads, assetSchema, readUpload } from './routes.ts';
+
 import type { AssetService } from './service.ts';
 
 export { type AssetResponse, AssetService } from './service.ts';

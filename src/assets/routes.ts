@@ -42,7 +42,8 @@ const listQuery = z
   })
   .strict();
 
-async function readUpload(request: FastifyRequest): Promise<Buffer> {
+/** The uploaded file: the raw body, or the one file part of a multipart body. */
+export async function readUpload(request: FastifyRequest): Promise<Buffer> {
   if (request.isMultipart()) {
     const part = await request.file();
     if (!part)
@@ -62,12 +63,17 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
   return request.body;
 }
 
+/** Lets a scope take uploads: multipart with one file part, or any raw body as bytes. */
+export async function acceptUploads(scope: FastifyInstance, maxBytes: number): Promise<void> {
+  await scope.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) =>
+    done(null, body),
+  );
+}
+
 export function assetRoutes(service: AssetService, maxBytes: number) {
   return async function register(root: FastifyInstance): Promise<void> {
-    await root.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 } });
-    root.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) =>
-      done(null, body),
-    );
+    await acceptUploads(root, maxBytes);
     const app = root.withTypeProvider<ZodTypeProvider>();
 
     app.get(

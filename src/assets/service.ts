@@ -3,7 +3,14 @@
  * points at a capability URL. Shared by the machine API, the embed asset picker and MCP.
  */
 import sharp from 'sharp';
-import { assertSameWorkspace, type Principal } from '../auth/index.ts';
+import {
+  assertSameWorkspace,
+  assetFilterOf,
+  ownerOnCreate,
+  ownsOrShared,
+  type Principal,
+  tenancyOf,
+} from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import type { FileStore } from '../files/index.ts';
@@ -103,6 +110,8 @@ export class AssetService {
       fontFamily,
       fileKey,
       createdAt: new Date().toISOString(),
+      // Uploaded through a multi-tenant embed: the end-user's; otherwise the workspace's.
+      ...ownerOnCreate(tenancyOf(principal)),
     });
     return toAssetResponse(this.limits.baseUrl, row);
   }
@@ -117,10 +126,12 @@ export class AssetService {
         { path: 'cursor', message: 'Invalid cursor' },
       ]);
     }
-    const page = await this.store.assets.list(principal.workspaceId, {
-      limit: query.limit,
-      ...(after ? { after } : {}),
-    });
+    const tenancy = tenancyOf(principal);
+    const page = await this.store.assets.list(
+      principal.workspaceId,
+      { limit: query.limit, ...(after ? { after } : {}) },
+      assetFilterOf(tenancy),
+    );
     return {
       items: page.items.map((a) => toAssetResponse(this.limits.baseUrl, a)),
       nextCursor: page.nextCursor,
@@ -135,6 +146,9 @@ export class AssetService {
     const asset = isIdOf('asset', id) ? await this.store.assets.get(id) : null;
     if (!asset) throw new AppError('NOT_FOUND', 'The asset was not found.');
     assertSameWorkspace(principal, asset.workspaceId);
+    // Another end-user's asset does not exist for a tenant session.
+    if (!ownsOrShared(tenancyOf(principal), asset))
+      throw new AppError('NOT_FOUND', 'The asset was not found.');
     return asset;
   }
 

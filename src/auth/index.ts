@@ -6,6 +6,12 @@
 export { apiKeyAuthenticator, authenticateApiKey, extractApiKey } from './api-key-auth.ts';
 export { ApiKeyService, type ApiKeyView } from './api-keys.ts';
 export type { Authenticator, Authenticators, AuthInput, AuthKind } from './authenticator.ts';
+export {
+  EmbedSessionTokens,
+  embedScopes,
+  embedSessionAuthenticator,
+  type MintedSession,
+} from './embed-session.ts';
 export { operatorTokenAuthenticator } from './operator-token.ts';
 export {
   type Actor,
@@ -15,3 +21,13 @@ export {
   requirePrincipal,
 } from './principal.ts';
 export { isScope, SCOPES, type Scope, scopeSchema } from './scopes.ts';
+export {
+  assetFilterOf,
+  assetScopeOf,
+  type Ownership,
+  ownedBy,
+  ownerOnCreate,
+  ownsOrShared,
+  type Tenancy,
+  tenancyOf,
+} from './tenancy.ts';

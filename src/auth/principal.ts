@@ -33,7 +33,10 @@ export function requirePrincipal(principal: Principal | undefined): Principal {
   return principal;
 }
 
-/** A resource of another workspace is a mismatch, never silently served. */
+/** A resource of another workspace is a mismatch (for an embed session: not found), never served. */
 export function assertSameWorkspace(principal: Principal, resourceWorkspaceId: string): void {
-  if (principal.workspaceId !== resourceWorkspaceId) throw new AppError('WORKSPACE_MISMATCH');
+  if (principal.workspaceId === resourceWorkspaceId) return;
+  // An end-user's session must not learn that another workspace's id exists (CONTRACT.md, Embed).
+  if (principal.actor.type === 'embed_session') throw new AppError('NOT_FOUND');
+  throw new AppError('WORKSPACE_MISMATCH');
 }

@@ -12,6 +12,8 @@ describe('configuration', () => {
     expect(config.PLATEN_RENDER_RATE_LIMIT).toBe(600);
     expect(config.PLATEN_RENDER_RECYCLE_RSS_MB).toBe(600);
     expect(config.PLATEN_RENDER_MAX_RSS_MB).toBe(1500);
+    expect(config.PLATEN_WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    expect(config.PLATEN_WEBHOOK_LEASE_MS).toBeUndefined();
   });
 
   it('derives the base URL from PORT and strips a trailing slash from PLATEN_BASE_URL', () => {
@@ -33,6 +35,12 @@ describe('configuration', () => {
     ['PLATEN_REDIS_URL', 'http://x'],
     ['PLATEN_RENDER_MAX_RSS_MB', '0'],
     ['PLATEN_RENDER_RECYCLE_RSS_MB', 'lots'],
+    ['PLATEN_WEBHOOK_TIMEOUT_MS', '0'],
+    ['PLATEN_WEBHOOK_TIMEOUT_MS', '600000'],
+    ['PLATEN_WEBHOOK_LEASE_MS', '0'],
+    ['PLATEN_WEBHOOK_LEASE_MS', 'soon'],
+    // Shorter than the default attempt limit (10 s) plus the margin.
+    ['PLATEN_WEBHOOK_LEASE_MS', '10500'],
   ])('stops on a bad %s, naming it', (name, value) => {
     try {
       loadConfig({ [name]: value });
@@ -41,6 +49,15 @@ describe('configuration', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as Error).message).toContain(name);
     }
+  });
+
+  it('takes a webhook lease that outlives the attempt time limit', () => {
+    expect(loadConfig({ PLATEN_WEBHOOK_LEASE_MS: '11000' }).PLATEN_WEBHOOK_LEASE_MS).toBe(11_000);
+    const short = { PLATEN_WEBHOOK_TIMEOUT_MS: '2000', PLATEN_WEBHOOK_LEASE_MS: '3000' };
+    expect(loadConfig(short).PLATEN_WEBHOOK_LEASE_MS).toBe(3_000);
+    expect(() => loadConfig({ ...short, PLATEN_WEBHOOK_TIMEOUT_MS: '2500' })).toThrow(
+      /PLATEN_WEBHOOK_LEASE_MS: must be at least/,
+    );
   });
 
   it('configures S3 when a bucket is named', () => {

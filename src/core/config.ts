@@ -48,7 +48,15 @@ const envSchema = z.object({
   PLATEN_RENDER_RECYCLE_RSS_MB: positiveInt.default(600),
   PLATEN_RENDER_MAX_RSS_MB: positiveInt.default(1500),
   PLATEN_RENDER_RETENTION_DAYS: nonNegativeInt.default(0),
+  PLATEN_WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+  // How long an instance holds a webhook delivery it claimed before another may take it: with
+  // PostgreSQL, how soon a crashed instance's in-flight deliveries are sent again. At least the
+  // attempt's time limit plus WEBHOOK_LEASE_MARGIN_MS (checked below); default: limit + 30 s.
+  PLATEN_WEBHOOK_LEASE_MS: positiveInt.max(24 * 60 * 60 * 1000).optional(),
 });
+
+/** A lease outlives its attempt by this much at least, so the attempt is recorded by its holder. */
+export const WEBHOOK_LEASE_MARGIN_MS = 1_000;
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -87,6 +95,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0] ?? '?')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (
+    e.PLATEN_WEBHOOK_LEASE_MS !== undefined &&
+    e.PLATEN_WEBHOOK_LEASE_MS < e.PLATEN_WEBHOOK_TIMEOUT_MS + WEBHOOK_LEASE_MARGIN_MS
+  ) {
+    throw new ConfigError([
+      `PLATEN_WEBHOOK_LEASE_MS: must be at least PLATEN_WEBHOOK_TIMEOUT_MS + ${WEBHOOK_LEASE_MARGIN_MS} (${e.PLATEN_WEBHOOK_TIMEOUT_MS + WEBHOOK_LEASE_MARGIN_MS})`,
+    ]);
+  }
   const baseUrl = (e.PLATEN_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const s3 = e.PLATEN_S3_BUCKET
     ? {

@@ -13,7 +13,11 @@ export const renderLimits = {
   maxPages: 1_000,
   /** Decoded pixels of one source image (an image bomb is refused before decoding). */
   maxSourcePixels: 60_000_000,
-  minScale: 1,
+  /**
+   * Down to 1/100 for thumbnails (a 10,000-unit page into a 320 px box is 0.032). The public render
+   * API keeps its own 1-4 in its request schema.
+   */
+  minScale: 0.01,
   maxScale: 4,
   /** Resolution at which PDF rasterises what cannot stay vector (2 × 72 = 144 dpi). */
   pdfRasterScale: 2,

@@ -22,7 +22,10 @@ export function installAuth(
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     const guarded = route.url.startsWith('/v1/') || route.url.startsWith('/admin/');
-    if (guarded && !auth) throw new Error(`Route ${route.method} ${route.url} declares no auth`);
+    // CORS preflights (OPTIONS) carry no credentials by the Fetch standard; everything else declares.
+    const preflight = route.method === 'OPTIONS';
+    if (guarded && !auth && !preflight)
+      throw new Error(`Route ${route.method} ${route.url} declares no auth`);
     if (auth && auth !== 'none' && !authenticators[auth])
       throw new Error(
         `Route ${route.method} ${route.url} needs the '${auth}' authenticator, which is not installed`,

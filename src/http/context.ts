@@ -12,6 +12,11 @@ export interface Feature {
   name: string;
   /** The tag its documented operations carry; the OpenAPI document lists it with its description. */
   openApiTag?: OpenApiTag;
+  /**
+   * Which of its paths browsers on other origins may call (CORS). Credentials are bearer headers,
+   * never cookies, so any origin may be allowed where a feature says so.
+   */
+  corsPaths?: (url: string) => boolean;
   routes(app: FastifyInstance): Promise<void>;
 }
 

@@ -3,6 +3,7 @@
  * (router, parser and route errors alike), authentication by the authenticator each route
  * declares, health checks; then the features it is given. It imports no feature.
  */
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -58,6 +59,8 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     reply.header('x-request-id', request.id);
   });
 
+  // CORS before authentication, so a browser reads error answers (401) and preflights pass.
+  await app.register(cors, { delegator: corsFor(options.features) });
   const tags = options.features.flatMap((feature) => (feature.openApiTag ? [feature.openApiTag] : []));
   await app.register(swagger, {
     openapi: openApiDocument(options.baseUrl, tags),
@@ -72,4 +75,29 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   await healthRoutes(app, options.readiness);
   for (const feature of options.features) await app.register(async (scope) => feature.routes(scope));
   return { app, routes };
+}
+
+const CORS_ALLOWED = {
+  origin: '*',
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['authorization', 'content-type', 'if-match', 'x-request-id'],
+  exposedHeaders: [
+    'etag',
+    'retry-after',
+    'x-request-id',
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'ratelimit-policy',
+  ],
+  maxAge: 600,
+};
+
+/** CORS per request: only on the paths a feature opens to browsers; elsewhere none at all. */
+function corsFor(features: readonly Feature[]) {
+  const open = features.flatMap((f) => (f.corsPaths ? [f.corsPaths] : []));
+  return (request: { url?: string }, callback: (error: Error | null, options: object) => void) => {
+    const url = (request.url ?? '').split('?')[0] ?? '';
+    callback(null, open.some((allowed) => allowed(url)) ? CORS_ALLOWED : { origin: false });
+  };
 }

@@ -27,7 +27,7 @@ export const errorEnvelopeSchema = z
 /** The error statuses an operation may list, each with what it means. */
 const errorStatuses = {
   400: 'The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`)',
-  401: 'No valid operator token (`UNAUTHORIZED`)',
+  401: 'No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`)',
   402: 'Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged',
   403: 'The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`)',
   404: 'No such resource, or a malformed id (`NOT_FOUND`)',
@@ -129,7 +129,11 @@ export function operation<const T extends OperationSpec>(spec: T): OperationSche
 }
 
 /** How each kind of credential appears in the document (kinds not yet documented are left out). */
-const securitySchemeOf: Partial<Record<AuthKind, string>> = { apiKey: 'apiKey', operator: 'adminToken' };
+const securitySchemeOf: Partial<Record<AuthKind, string>> = {
+  apiKey: 'apiKey',
+  operator: 'adminToken',
+  embedSession: 'embedSession',
+};
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
@@ -225,6 +229,14 @@ export function openApiDocument(baseUrl: string, tags: readonly OpenApiTag[]) {
           type: 'http' as const,
           scheme: 'bearer',
           description: 'The operator token, PLATEN_ADMIN_TOKEN, as `Authorization: Bearer …`.',
+        },
+        embedSession: {
+          type: 'http' as const,
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'An embed session token from `POST /v1/embed/{embedId}/session`, for that embed only. ' +
+            'The requirement lists the scope the operation needs; the embed toggles decide it at each request.',
         },
       },
     },

@@ -9,11 +9,13 @@ import type { RenderService } from './service.ts';
 
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
+export { acceptEmptyRenderBody, perCallerRateLimit } from './routes.ts';
 export {
   type RenderRequest,
   type RenderResponse,
   type RenderResult,
   renderRequestSchema,
+  renderResponseSchema,
 } from './schemas.ts';
 export { RenderService } from './service.ts';
 

@@ -27,16 +27,24 @@ export class JobInputLoader {
     private readonly files: FileStore,
   ) {}
 
-  async load(workspaceId: string, document: DesignDocument): Promise<JobInputs> {
+  /**
+   * `visible` says which assets the asking principal may use: a tenant's document naming another
+   * end-user's `asset:<id>` renders as if that asset did not exist.
+   */
+  async load(
+    workspaceId: string,
+    document: DesignDocument,
+    visible: (asset: { ownerUserId: string | null; embedId: string | null }) => boolean = () => true,
+  ): Promise<JobInputs> {
     const images = (await this.store.assets.getMany(workspaceId, assetIdsReferenced(document))).filter(
-      (row) => row.kind === 'image',
+      (row) => row.kind === 'image' && visible(row),
     );
     const families = fontFamiliesOf(document);
     const fontRows =
       families.size === 0
         ? []
         : (await this.store.assets.fonts(workspaceId)).filter(
-            (row) => row.fontFamily && families.has(row.fontFamily.toLowerCase()),
+            (row) => row.fontFamily && families.has(row.fontFamily.toLowerCase()) && visible(row),
           );
     const total = [...images, ...fontRows].reduce((sum, row) => sum + row.byteSize, 0);
     if (total > MAX_JOB_INPUT_BYTES) {

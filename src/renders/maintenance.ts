@@ -3,8 +3,9 @@
  * alive; a sweep that refunds pending renders of dead instances (a crash mid-render leaves no
  * charge without a render); retention, which removes old rendered files and marks them expired; and
  * an orphan-file sweep, which removes stored files no record points to (written just before a
- * crash, or left by a failed delete). Files younger than a safety margin are never touched, so a
- * render or upload still between writing its file and recording it is safe.
+ * crash, left by a failed delete, or the thumbnail of a deleted template). Files younger than a
+ * safety margin are never touched, so a render, thumbnail or upload still between writing its file
+ * and recording it is safe.
  */
 import type { Logger } from 'pino';
 import type { CreditService } from '../credits/service.ts';
@@ -114,7 +115,8 @@ export class RenderMaintenance {
 
   /**
    * Deletes the files written before `now` minus the margin that nothing records: under `renders/`
-   * no unexpired render output, under `assets/` no asset. Returns how many it deleted.
+   * no unexpired render output and no template's thumbnail, under `assets/` no asset. Returns how
+   * many it deleted.
    */
   async sweepOrphanFiles(now = new Date()): Promise<number> {
     // One at a time: a sweep of a very large store may outlast the hour between two.
@@ -131,7 +133,14 @@ export class RenderMaintenance {
     const { store } = this.options;
     const before = now.getTime() - this.orphanFileMarginMs;
     let deleted = 0;
-    deleted += await this.sweepPrefix('renders/', before, (keys) => store.renders.referencedFileKeys(keys));
+    // Under renders/: render outputs, and template thumbnails (src/thumbnails) which are no render.
+    deleted += await this.sweepPrefix('renders/', before, async (keys) => {
+      const [outputs, thumbnails] = await Promise.all([
+        store.renders.referencedFileKeys(keys),
+        store.templates.referencedThumbnailKeys(keys),
+      ]);
+      return new Set([...outputs, ...thumbnails]);
+    });
     deleted += await this.sweepPrefix('assets/', before, (keys) => store.assets.referencedFileKeys(keys));
     if (deleted) this.options.logger.info({ deleted }, 'removed stored files that no record references');
     return deleted;

@@ -35,21 +35,32 @@ export function rateLimitHook(limiter: RateLimiter | null, keyOf: (request: Fast
   };
 }
 
+/** Every render field is optional, so an empty JSON body means every default, as no body does. */
+export function acceptEmptyRenderBody(scope: FastifyInstance): void {
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, { format: 'png' });
+    return parseJson(request, text, done);
+  });
+}
+
+/** The render rate limit, per API key or per embed session's end-user. */
+export function perCallerRateLimit(limiter: RateLimiter | null) {
+  return rateLimitHook(limiter, (request) => {
+    const actor = requirePrincipal(request.principal).actor;
+    if (actor.type === 'api_key') return `key:${actor.id}`;
+    if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
+    return `oauth:${actor.clientId}:${actor.userId}`;
+  });
+}
+
 export function renderRoutes(service: RenderService, limiter: RateLimiter | null) {
   return async function register(root: FastifyInstance): Promise<void> {
-    // Every render field is optional, so an empty JSON body means every default, as no body does.
-    const parseJson = root.getDefaultJsonParser('error', 'error');
-    root.removeContentTypeParser('application/json');
-    root.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const text = body.toString();
-      if (text.trim() === '') return done(null, { format: 'png' });
-      return parseJson(request, text, done);
-    });
+    acceptEmptyRenderBody(root);
     const app = root.withTypeProvider<ZodTypeProvider>();
-    const perKey = rateLimitHook(limiter, (request) => {
-      const actor = requirePrincipal(request.principal).actor;
-      return actor.type === 'api_key' ? `key:${actor.id}` : `actor:${JSON.stringify(actor)}`;
-    });
+    const perKey = perCallerRateLimit(limiter);
 
     app.post(
       '/v1/templates/:id/render',

@@ -4,7 +4,7 @@
  * render is refunded. Shared by the machine API, the embed routes and MCP: visibility comes from
  * the template service, credits from the credit service, for whichever principal asks.
  */
-import { actorLabel, type Principal } from '../auth/index.ts';
+import { actorLabel, assetScopeOf, ownsOrShared, type Principal, tenancyOf } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import type { CreditService } from '../credits/service.ts';
@@ -59,7 +59,7 @@ interface DraftFacts {
 }
 
 /** Pages, options and the identity of a request, from what is known of the draft. */
-function select(draft: DraftFacts, request: RenderRequest): Selection {
+function select(draft: DraftFacts, request: RenderRequest, assetScope: string | null): Selection {
   const allIds = draft.document ? draft.document.pages.map((p) => p.id) : (draft.pageIds ?? []);
   const activePageId = draft.document ? draft.document.activePageId : (draft.activePageId ?? '');
   const allPages = request.allPages === true;
@@ -73,6 +73,7 @@ function select(draft: DraftFacts, request: RenderRequest): Selection {
   const quality = format === 'jpeg' ? (request.quality ?? 90) : 0;
   const identity = renderIdentity({
     templateId: draft.id,
+    assetScope,
     documentHash: draft.documentHash,
     modifications: request.modifications,
     idempotencyKey: request.idempotencyKey,
@@ -100,11 +101,12 @@ export class RenderService {
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
     const meta = await this.deps.templates.renderMeta(principal, templateId);
-    const selection = select(meta, request);
+    const assetScope = assetScopeOf(tenancyOf(principal));
+    const selection = select(meta, request, assetScope);
     // Fast path: an identical earlier render is answered without reading the document.
     const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
     if (earlier) return replayed(earlier.job, earlier.balance);
-    const plan = await this.plan(meta, selection, request);
+    const plan = await this.plan(meta, selection, request, assetScope);
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await this.deps.credits.charge({
         workspaceId: principal.workspaceId,
@@ -139,9 +141,14 @@ export class RenderService {
    * The document with modifications applied and its cost checked, before anything is charged. The
    * selection made from the template's metadata stands unless the draft changed in between.
    */
-  private async plan(meta: TemplateRenderMeta, selection: Selection, request: RenderRequest): Promise<Plan> {
+  private async plan(
+    meta: TemplateRenderMeta,
+    selection: Selection,
+    request: RenderRequest,
+    assetScope: string | null,
+  ): Promise<Plan> {
     const draft = await this.deps.templates.draftOf(meta);
-    const chosen = draft.documentHash === meta.documentHash ? selection : select(draft, request);
+    const chosen = draft.documentHash === meta.documentHash ? selection : select(draft, request, assetScope);
     const modified = applyModifications(draft.document, request.modifications ?? {});
     if (!modified.ok)
       throw new AppError('VALIDATION_FAILED', 'A modification is not valid.', modified.issues);
@@ -171,7 +178,10 @@ export class RenderService {
     );
     const written: string[] = [];
     try {
-      const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document);
+      const tenancy = tenancyOf(principal);
+      const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document, (asset) =>
+        ownsOrShared(tenancy, asset),
+      );
       const rendered = await this.deps.pool.render({
         document: plan.document,
         pageIds: plan.pageIds,

@@ -1,6 +1,6 @@
 /** Asset metadata; the bytes live in the file store under `file_key`. */
 import type { Kysely } from 'kysely';
-import { newestFirstPage, type PageRequest, type ResultPage, toPage } from './paging.ts';
+import { newestFirstPage, type OwnerFilter, type PageRequest, type ResultPage, toPage } from './paging.ts';
 import type { AssetsTable, Database } from './schema.ts';
 
 export interface AssetRow {
@@ -14,6 +14,10 @@ export interface AssetRow {
   fontFamily: string | null;
   fileKey: string;
   createdAt: string;
+  /** The embed end-user who uploaded it (multi-tenant embeds), or null: the workspace's. */
+  ownerUserId: string | null;
+  /** The embed it came through; an end-user id means something only within its embed. */
+  embedId: string | null;
 }
 
 function toAsset(row: AssetsTable): AssetRow {
@@ -28,13 +32,25 @@ function toAsset(row: AssetsTable): AssetRow {
     fontFamily: row.font_family,
     fileKey: row.file_key,
     createdAt: row.created_at,
+    ownerUserId: row.owner_user_id,
+    embedId: row.embed_id,
   };
 }
 
 export class AssetRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(asset: AssetRow): Promise<AssetRow> {
+  async create(
+    input: Omit<AssetRow, 'ownerUserId' | 'embedId'> & {
+      ownerUserId?: string | null;
+      embedId?: string | null;
+    },
+  ): Promise<AssetRow> {
+    const asset: AssetRow = {
+      ...input,
+      ownerUserId: input.ownerUserId ?? null,
+      embedId: input.embedId ?? null,
+    };
     await this.db
       .insertInto('assets')
       .values({
@@ -48,6 +64,8 @@ export class AssetRepository {
         font_family: asset.fontFamily,
         file_key: asset.fileKey,
         created_at: asset.createdAt,
+        owner_user_id: asset.ownerUserId,
+        embed_id: asset.embedId,
       })
       .execute();
     return asset;
@@ -80,8 +98,20 @@ export class AssetRepository {
     return rows.map(toAsset);
   }
 
-  async list(workspaceId: string, page: PageRequest): Promise<ResultPage<AssetRow>> {
-    const query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
+  /** The workspace's assets that `owners` shows (all when undefined). */
+  async list(workspaceId: string, page: PageRequest, owners?: OwnerFilter): Promise<ResultPage<AssetRow>> {
+    let query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
+    if (owners) {
+      const { workspaceOwned, endUser } = owners;
+      query = query.where((eb) =>
+        eb.or([
+          ...(workspaceOwned ? [eb('owner_user_id', 'is', null)] : []),
+          ...(endUser
+            ? [eb.and([eb('owner_user_id', '=', endUser.userId), eb('embed_id', '=', endUser.embedId)])]
+            : []),
+        ]),
+      );
+    }
     const rows = await newestFirstPage(query, page).execute();
     return toPage(rows, page.limit, toAsset);
   }

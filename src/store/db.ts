@@ -20,6 +20,7 @@ import { initialMigration } from './migrations/001_initial.ts';
 import { rendersMigration } from './migrations/002_renders.ts';
 import { creditsBigintMigration } from './migrations/003_credits_bigint.ts';
 import { fileKeyIndexesMigration } from './migrations/004_file_key_indexes.ts';
+import { embedsWebhooksMigration } from './migrations/005_embeds_webhooks.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -44,6 +45,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '002_renders': rendersMigration,
     '003_credits_bigint': creditsBigintMigration(dialect),
     '004_file_key_indexes': fileKeyIndexesMigration,
+    '005_embeds_webhooks': embedsWebhooksMigration(dialect),
   };
   return { getMigrations: async () => all };
 }

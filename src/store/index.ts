@@ -5,9 +5,11 @@
 import { ApiKeyRepository } from './api-keys.ts';
 import { AssetRepository } from './assets.ts';
 import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
+import { EmbedRepository } from './embeds.ts';
 import { MetaRepository } from './meta.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
+import { WebhookRepository } from './webhooks.ts';
 import { WorkspaceRepository } from './workspaces.ts';
 
 export interface Store {
@@ -18,6 +20,8 @@ export interface Store {
   assets: AssetRepository;
   meta: MetaRepository;
   renders: RenderRepository;
+  embeds: EmbedRepository;
+  webhooks: WebhookRepository;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,6 +37,8 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
     renders: new RenderRepository(db),
+    embeds: new EmbedRepository(db),
+    webhooks: new WebhookRepository(db, handle.dialect),
     ping: async () => {
       await db.selectFrom('platen_meta').select('key').limit(1).execute();
     },

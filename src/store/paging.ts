@@ -66,3 +66,11 @@ export function newestFirstPage<DB, TB extends keyof DB, O>(
   }
   return paged.orderBy(sql`created_at desc, id desc`).limit(page.limit + 1);
 }
+
+/**
+ * Which rows of a workspace a list shows: all (undefined), or the workspace's own rows (no owner)
+ * plus, with `endUser`, that end-user's (of that embed) and, with `sharedToo`, rows marked shared.
+ */
+export type OwnerFilter =
+  | undefined
+  | { workspaceOwned: boolean; endUser?: { embedId: string; userId: string }; sharedToo?: boolean };

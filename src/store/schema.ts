@@ -41,6 +41,7 @@ export interface TemplatesTable {
   document_hash: string | null;
   page_ids: string | null;
   active_page_id: string | null;
+  thumbnail_key: string | null;
 }
 
 export interface AssetsTable {
@@ -54,6 +55,10 @@ export interface AssetsTable {
   font_family: string | null;
   file_key: string;
   created_at: string;
+  /** The embed end-user who uploaded it (multi-tenant embeds), or null for a workspace asset. */
+  owner_user_id: string | null;
+  /** The embed it was uploaded through (end-user ids are per embed). */
+  embed_id: string | null;
 }
 
 export interface RendersTable {
@@ -113,6 +118,65 @@ export interface MetaTable {
   value: string;
 }
 
+export interface EmbedsTable {
+  id: string;
+  workspace_id: string;
+  brand_title: string;
+  brand_icon_url: string;
+  brand_accent_color: string;
+  enabled: number;
+  downloads_enabled: number;
+  asset_picker_enabled: number;
+  smart_resize_enabled: number;
+  multi_tenant: number;
+  session_ttl_seconds: number;
+  mint_requires_api_key: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** `whsec_…`: kept in clear, as signing needs it (like any HMAC key). */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookOutboxTable {
+  seq: Generated<number>;
+  id: string;
+  webhook_id: string;
+  event_type: string;
+  /** The exact body to send (JSON text), fixed when the event happened. */
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_until: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  ok: number;
+  latency_ms: number;
+  error: string | null;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -124,4 +188,8 @@ export interface Database {
   render_outputs: RenderOutputsTable;
   render_claims: RenderClaimsTable;
   platen_instances: InstancesTable;
+  embeds: EmbedsTable;
+  webhooks: WebhooksTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -2,12 +2,12 @@
  * Templates: metadata plus the normalised design document (the draft). Saving the draft bumps
  * `revision` atomically; an expected revision turns a lost update into a 412.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../core/ids.ts';
 import type { DesignDocument } from '../design/index.ts';
 import { documentSummary } from '../design/index.ts';
 import { draftSummary } from './draft-summary.ts';
-import { newestFirstPage, type PageRequest, type ResultPage, toPage } from './paging.ts';
+import { newestFirstPage, type OwnerFilter, type PageRequest, type ResultPage, toPage } from './paging.ts';
 import type { Database, TemplatesTable } from './schema.ts';
 
 export interface TemplateRecord {
@@ -19,7 +19,8 @@ export interface TemplateRecord {
   revision: number;
   shared: boolean;
   ownerUserId: string | null;
-  thumbnailUrl: string | null;
+  /** The file key of the latest thumbnail (the service turns it into `thumbnailUrl`). */
+  thumbnailKey: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -35,22 +36,26 @@ export interface TemplateRenderMeta {
   id: string;
   workspaceId: string;
   ownerUserId: string | null;
+  embedId: string | null;
   shared: boolean;
   documentHash: string;
   pageIds: string[];
   activePageId: string;
 }
 
+/**
+ * Runs inside the transaction that creates or saves a template, with the template as written: an
+ * event written here (the webhook outbox) commits or rolls back with the change itself.
+ */
+export type TemplateWriteHook = (trx: Transaction<Database>, template: TemplateWithDocument) => Promise<void>;
+
 export type SaveOutcome =
   | { kind: 'saved'; template: TemplateWithDocument }
   | { kind: 'stale'; revision: number }
   | { kind: 'missing' };
 
-export interface TemplateVisibility {
-  /** Only these owners (null = workspace templates) plus shared ones; absent = every template. */
-  ownerUserId?: string | null;
-  includeShared?: boolean;
-}
+/** Which templates a list shows (see OwnerFilter): all, or the workspace's own, an end-user's, shared ones. */
+export type TemplateVisibility = OwnerFilter;
 
 function toRecord(row: TemplatesTable): TemplateRecord {
   return {
@@ -62,7 +67,7 @@ function toRecord(row: TemplatesTable): TemplateRecord {
     revision: Number(row.revision),
     shared: Boolean(row.shared),
     ownerUserId: row.owner_user_id,
-    thumbnailUrl: null,
+    thumbnailKey: row.thumbnail_key,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -81,14 +86,17 @@ function withDocument(row: TemplatesTable): TemplateWithDocument {
 export class TemplateRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(input: {
-    workspaceId: string;
-    name: string;
-    document: DesignDocument;
-    ownerUserId?: string | null;
-    embedId?: string | null;
-    shared?: boolean;
-  }): Promise<TemplateWithDocument> {
+  async create(
+    input: {
+      workspaceId: string;
+      name: string;
+      document: DesignDocument;
+      ownerUserId?: string | null;
+      embedId?: string | null;
+      shared?: boolean;
+    },
+    onWrite?: TemplateWriteHook,
+  ): Promise<TemplateWithDocument> {
     const now = new Date().toISOString();
     const summary = documentSummary(input.document);
     const documentJson = JSON.stringify(input.document);
@@ -108,11 +116,16 @@ export class TemplateRepository {
       shared: input.shared ? 1 : 0,
       owner_user_id: input.ownerUserId ?? null,
       embed_id: input.embedId ?? null,
+      thumbnail_key: null,
       created_at: now,
       updated_at: now,
     };
-    await this.db.insertInto('templates').values(row).execute();
-    return withDocument(row);
+    const template = withDocument(row);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('templates').values(row).execute();
+      await onWrite?.(trx, template);
+    });
+    return template;
   }
 
   /** Any workspace's template by id: callers decide NOT_FOUND vs WORKSPACE_MISMATCH. */
@@ -124,15 +137,20 @@ export class TemplateRepository {
   async list(
     workspaceId: string,
     page: PageRequest,
-    visibility: TemplateVisibility = {},
+    visibility: TemplateVisibility = undefined,
   ): Promise<ResultPage<TemplateRecord>> {
     let query = this.db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId);
-    if (visibility.ownerUserId !== undefined) {
-      const owner = visibility.ownerUserId;
-      query = query.where((eb) => {
-        const own = owner === null ? eb('owner_user_id', 'is', null) : eb('owner_user_id', '=', owner);
-        return visibility.includeShared ? eb.or([own, eb('shared', '=', 1)]) : own;
-      });
+    if (visibility) {
+      const { workspaceOwned, endUser, sharedToo } = visibility;
+      query = query.where((eb) =>
+        eb.or([
+          ...(workspaceOwned ? [eb('owner_user_id', 'is', null)] : []),
+          ...(endUser
+            ? [eb.and([eb('owner_user_id', '=', endUser.userId), eb('embed_id', '=', endUser.embedId)])]
+            : []),
+          ...(sharedToo ? [eb('shared', '=', 1)] : []),
+        ]),
+      );
     }
     const rows = await newestFirstPage(query, page).execute();
     return toPage(rows, page.limit, toRecord);
@@ -145,11 +163,21 @@ export class TemplateRepository {
   async saveDocument(
     id: string,
     input: { document: DesignDocument; name?: string; expectedRevision?: number },
+    onWrite?: TemplateWriteHook,
+  ): Promise<SaveOutcome> {
+    return this.db.transaction().execute((trx) => this.saveIn(trx, id, input, onWrite));
+  }
+
+  private async saveIn(
+    trx: Transaction<Database>,
+    id: string,
+    input: { document: DesignDocument; name?: string; expectedRevision?: number },
+    onWrite?: TemplateWriteHook,
   ): Promise<SaveOutcome> {
     const summary = documentSummary(input.document);
     const documentJson = JSON.stringify(input.document);
     const draft = draftSummary(documentJson);
-    let query = this.db
+    let query = trx
       .updateTable('templates')
       .set((eb) => ({
         document: documentJson,
@@ -166,11 +194,42 @@ export class TemplateRepository {
       .where('id', '=', id);
     if (input.expectedRevision !== undefined) query = query.where('revision', '=', input.expectedRevision);
     const result = await query.executeTakeFirst();
-    const saved = await this.get(id);
-    if (!saved) return { kind: 'missing' };
-    return Number(result.numUpdatedRows) === 0
-      ? { kind: 'stale', revision: saved.revision }
-      : { kind: 'saved', template: saved };
+    const row = await trx.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return { kind: 'missing' };
+    const saved = withDocument(row);
+    if (Number(result.numUpdatedRows) === 0) return { kind: 'stale', revision: saved.revision };
+    await onWrite?.(trx, saved);
+    return { kind: 'saved', template: saved };
+  }
+
+  /**
+   * Points the template at a new thumbnail file, unless a newer one was set meanwhile (`revision`
+   * is the draft revision the thumbnail shows). Returns the key it replaced, for deletion, or null
+   * when nothing changed.
+   */
+  async setThumbnail(id: string, key: string, revision: number): Promise<{ replaced: string | null } | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('templates')
+        .select(['thumbnail_key', 'revision'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || Number(row.revision) > revision) return null;
+      await trx.updateTable('templates').set({ thumbnail_key: key }).where('id', '=', id).execute();
+      return { replaced: row.thumbnail_key };
+    });
+  }
+
+  /** Which of `fileKeys` a template records as its thumbnail (the orphan-file sweep keeps those). At most 500. */
+  async referencedThumbnailKeys(fileKeys: readonly string[]): Promise<Set<string>> {
+    if (fileKeys.length === 0) return new Set();
+    if (fileKeys.length > 500) throw new Error('referencedThumbnailKeys takes at most 500 keys');
+    const rows = await this.db
+      .selectFrom('templates')
+      .select('thumbnail_key')
+      .where('thumbnail_key', 'in', [...fileKeys])
+      .execute();
+    return new Set(rows.flatMap((r) => (r.thumbnail_key ? [r.thumbnail_key] : [])));
   }
 
   /** The updated template, or null when it no longer exists. */
@@ -193,6 +252,7 @@ export class TemplateRepository {
         'id',
         'workspace_id',
         'owner_user_id',
+        'embed_id',
         'shared',
         'document_hash',
         'page_ids',
@@ -205,6 +265,7 @@ export class TemplateRepository {
       id: row.id,
       workspaceId: row.workspace_id,
       ownerUserId: row.owner_user_id,
+      embedId: row.embed_id,
       shared: Boolean(row.shared),
       documentHash: row.document_hash ?? '',
       pageIds: JSON.parse(row.page_ids ?? '[]') as string[],

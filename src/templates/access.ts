@@ -3,40 +3,50 @@
  * OAuth token) acts for the whole workspace. An embed session of a multi-tenant embed acts for one
  * end-user: it sees that user's templates plus the workspace's shared ones, may change only its
  * own, and creates templates private to its user; another user's template does not exist for it.
- * A session of an embed with multi-tenant data disabled acts for the workspace.
+ * A session of an embed with multi-tenant data disabled acts for the workspace's own templates
+ * (owner null): it sees and changes all of them, but never end-users' private ones.
  */
-import type { Principal } from '../auth/index.ts';
+import { type Ownership, ownedBy, type Principal, tenancyOf } from '../auth/index.ts';
 import type { TemplateVisibility } from '../store/templates.ts';
 
-interface Ownership {
-  ownerUserId: string | null;
-  shared: boolean;
-}
+type TemplateOwnership = Ownership & { shared: boolean };
 
 export interface TemplateAccess {
   /** What a list shows (a store filter). */
   visibility: TemplateVisibility;
   /** The owner of templates this principal creates (null: the workspace). */
   ownerOnCreate: string | null;
-  canSee(template: Ownership): boolean;
-  canChange(template: Ownership): boolean;
+  canSee(template: TemplateOwnership): boolean;
+  canChange(template: TemplateOwnership): boolean;
 }
 
 const workspaceWide: TemplateAccess = {
-  visibility: {},
+  visibility: undefined,
   ownerOnCreate: null,
   canSee: () => true,
   canChange: () => true,
 };
 
+/** A single-tenant embed's session: the workspace's own templates, not end-users' private ones. */
+const workspaceOwned: TemplateAccess = {
+  visibility: { workspaceOwned: true },
+  ownerOnCreate: null,
+  canSee: (t) => t.ownerUserId === null,
+  canChange: (t) => t.ownerUserId === null,
+};
+
 export function accessOf(principal: Principal): TemplateAccess {
-  const { actor } = principal;
-  if (actor.type !== 'embed_session' || !actor.isolated) return workspaceWide;
-  const userId = actor.userId;
-  const own = (t: Ownership) => userId !== null && t.ownerUserId === userId;
+  const tenancy = tenancyOf(principal);
+  if (tenancy.scope === 'workspace') return workspaceWide;
+  if (tenancy.scope === 'workspace-owned') return workspaceOwned;
+  const own = (t: TemplateOwnership) => ownedBy(tenancy, t);
   return {
-    visibility: { ownerUserId: userId, includeShared: true },
-    ownerOnCreate: userId,
+    visibility: {
+      workspaceOwned: false,
+      endUser: { userId: tenancy.userId, embedId: tenancy.embedId },
+      sharedToo: true,
+    },
+    ownerOnCreate: tenancy.userId,
     canSee: (t) => own(t) || t.shared,
     canChange: own,
   };

@@ -31,31 +31,44 @@ export const templateWithDocumentSchema = templateRecordSchema
 const nameField = z.string().trim().min(1).max(200);
 const sideField = z.number().int().min(1).max(10000);
 
-export const createTemplateBody = z
-  .object({
-    name: nameField,
-    document: documentField.optional(),
-    width: sideField.optional(),
-    height: sideField.optional(),
-    shared: z.boolean().optional(),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
-    if (body.document) {
-      if (body.width !== undefined || body.height !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['document'],
-          message: 'Give either document or width and height',
-        });
-      }
-      return;
+const createFields = {
+  name: nameField,
+  document: documentField.optional(),
+  width: sideField.optional(),
+  height: sideField.optional(),
+};
+
+/** A document, or the size of a blank page: one of the two. */
+function documentOrSize(
+  body: { document?: unknown; width?: number; height?: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (body.document) {
+    if (body.width !== undefined || body.height !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['document'],
+        message: 'Give either document or width and height',
+      });
     }
-    if (body.width === undefined)
-      ctx.addIssue({ code: 'custom', path: ['width'], message: 'Required without document' });
-    if (body.height === undefined)
-      ctx.addIssue({ code: 'custom', path: ['height'], message: 'Required without document' });
-  });
+    return;
+  }
+  if (body.width === undefined)
+    ctx.addIssue({ code: 'custom', path: ['width'], message: 'Required without document' });
+  if (body.height === undefined)
+    ctx.addIssue({ code: 'custom', path: ['height'], message: 'Required without document' });
+}
+
+export const createTemplateBody = z
+  .object({ ...createFields, shared: z.boolean().optional() })
+  .strict()
+  .superRefine(documentOrSize);
+
+/**
+ * The create body of an end-user (embed session): no `shared`, since sharing a template with every
+ * end-user of the workspace is the workspace's decision (`PATCH /v1/templates/:id`).
+ */
+export const createOwnTemplateBody = z.object(createFields).strict().superRefine(documentOrSize);
 
 export const saveTemplateBody = z.object({ document: documentField, name: nameField.optional() }).strict();
 

@@ -36,7 +36,7 @@ const code = (promise: Promise<unknown>) =>
 beforeAll(async () => {
   database = testDatabase('sqlite');
   store = await database.open();
-  templates = new TemplateService(store);
+  templates = new TemplateService(store, { baseUrl: 'http://localhost' });
   workspaceId = (await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' })).id;
 });
 afterAll(async () => {
@@ -76,13 +76,14 @@ describe('template access per principal', () => {
     expect(await code(templates.save(apiKey(), other.id, { document }))).toBe('ok');
   });
 
-  it('without multi-tenant data a session acts for the workspace', async () => {
+  it("without multi-tenant data a session acts for the workspace's own templates, not end-users'", async () => {
     const created = await templates.create(session('eve', false), { name: 'team', width: 10, height: 10 });
     expect(created.ownerUserId).toBeNull();
-    const other = await templates.create(session('fay'), { name: 'fay’s', width: 10, height: 10 });
-    expect(
-      await code(templates.save(session('gus', false), other.id, { document: createBlankDocument(5, 5) })),
-    ).toBe('ok');
+    const document = createBlankDocument(5, 5);
+    expect(await code(templates.save(session('gus', false), created.id, { document }))).toBe('ok');
+    const fays = await templates.create(session('fay'), { name: 'fay’s', width: 10, height: 10 });
+    expect(await code(templates.save(session('gus', false), fays.id, { document }))).toBe('NOT_FOUND');
+    expect(await code(templates.get(session('gus', false), fays.id))).toBe('NOT_FOUND');
   });
 
   it('another workspace’s template is a mismatch, a malformed id not found, a bad cursor invalid', async () => {

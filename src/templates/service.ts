@@ -4,18 +4,46 @@
  * revision preconditions. Entry points turn their input into one call here and never touch the
  * store.
  */
+
+import type { Transaction } from 'kysely';
 import type { Actor, Principal } from '../auth/index.ts';
 import { assertSameWorkspace } from '../auth/index.ts';
 import { AppError, type ValidationIssue } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
 import { createBlankDocument, type DesignDocument, parseDesignDocument } from '../design/index.ts';
 import type { Store } from '../store/index.ts';
-import { decodeCursor, type ResultPage } from '../store/paging.ts';
-import type { TemplateRecord, TemplateRenderMeta, TemplateWithDocument } from '../store/templates.ts';
+import { decodeCursor } from '../store/paging.ts';
+import type { Database } from '../store/schema.ts';
+import type {
+  TemplateRecord as StoredRecord,
+  TemplateRenderMeta,
+  TemplateWithDocument,
+} from '../store/templates.ts';
 import { accessOf } from './access.ts';
 
-export type { TemplateRecord } from '../store/templates.ts';
+/** The template record every entry point shows (CONTRACT.md). */
+export type TemplateRecord = Omit<StoredRecord, 'thumbnailKey'> & { thumbnailUrl: string | null };
 export type TemplateView = TemplateRecord & { document: DesignDocument };
+
+/** A change an embed session made (the spec's Events table: embed routes emit, the machine API does not). */
+export interface TemplateEvent {
+  type: 'template.create' | 'template.update';
+  workspaceId: string;
+  template: TemplateRecord;
+  embedId: string;
+  userId: string | null;
+}
+
+/** Records an event inside the transaction of the change (the webhook outbox). */
+export type TemplateEventSink = (trx: Transaction<Database>, event: TemplateEvent) => Promise<void>;
+
+/** Told after a template's draft was created or saved (thumbnails); must not throw or block. */
+export type TemplateChangeListener = (template: TemplateWithDocument) => void;
+
+export interface TemplateServiceOptions {
+  baseUrl: string;
+  events?: TemplateEventSink;
+}
 
 export interface CreateTemplateInput {
   name: string;
@@ -30,11 +58,6 @@ export interface SaveTemplateInput {
   name?: string;
   /** The `If-Match` header as sent: `"3"`, `3`, `W/"3"` or `*`. */
   ifMatch?: string;
-}
-
-function toView(template: TemplateWithDocument): TemplateView {
-  const { workspaceId: _ws, embedId: _embed, documentHash: _hash, ...rest } = template;
-  return rest;
 }
 
 /** Validates a design document; issues are reported under `document.` so clients find them. */
@@ -65,12 +88,22 @@ export function etagOf(revision: number): string {
 const embedIdOf = (actor: Actor): string | null => (actor.type === 'embed_session' ? actor.embedId : null);
 
 export class TemplateService {
-  constructor(private readonly store: Store) {}
+  private readonly listeners: TemplateChangeListener[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: TemplateServiceOptions,
+  ) {}
+
+  /** Calls `listener` after every create and save, whoever made it. */
+  onChange(listener: TemplateChangeListener): void {
+    this.listeners.push(listener);
+  }
 
   async list(
     principal: Principal,
     query: { limit: number; cursor?: string },
-  ): Promise<ResultPage<TemplateRecord>> {
+  ): Promise<{ items: TemplateRecord[]; nextCursor: string | null }> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     if (after === null) {
       throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [
@@ -78,7 +111,12 @@ export class TemplateService {
       ]);
     }
     const page = { limit: query.limit, ...(after ? { after } : {}) };
-    return this.store.templates.list(principal.workspaceId, page, accessOf(principal).visibility);
+    const found = await this.store.templates.list(
+      principal.workspaceId,
+      page,
+      accessOf(principal).visibility,
+    );
+    return { items: found.items.map((t) => this.record(t)), nextCursor: found.nextCursor };
   }
 
   async create(principal: Principal, input: CreateTemplateInput): Promise<TemplateView> {
@@ -86,19 +124,23 @@ export class TemplateService {
       input.document !== undefined
         ? validateDocument(input.document)
         : createBlankDocument(input.width ?? 1080, input.height ?? 1080);
-    const template = await this.store.templates.create({
-      workspaceId: principal.workspaceId,
-      name: input.name,
-      document,
-      shared: input.shared,
-      ownerUserId: accessOf(principal).ownerOnCreate,
-      embedId: embedIdOf(principal.actor),
-    });
-    return toView(template);
+    const template = await this.store.templates.create(
+      {
+        workspaceId: principal.workspaceId,
+        name: input.name,
+        document,
+        shared: input.shared,
+        ownerUserId: accessOf(principal).ownerOnCreate,
+        embedId: embedIdOf(principal.actor),
+      },
+      this.eventHook(principal, 'template.create'),
+    );
+    this.changed(template);
+    return this.view(template);
   }
 
   async get(principal: Principal, id: string): Promise<TemplateView> {
-    return toView(await this.visible(principal, id, (templateId) => this.store.templates.get(templateId)));
+    return this.view(await this.visible(principal, id, (templateId) => this.store.templates.get(templateId)));
   }
 
   async save(principal: Principal, id: string, input: SaveTemplateInput): Promise<TemplateView> {
@@ -106,15 +148,16 @@ export class TemplateService {
     await this.changeable(principal, id);
     // The template is looked up first: an unknown id is 404 whatever the If-Match says.
     const expectedRevision = parseIfMatch(input.ifMatch);
-    const outcome = await this.store.templates.saveDocument(id, {
-      document,
-      name: input.name,
-      expectedRevision,
-    });
+    const outcome = await this.store.templates.saveDocument(
+      id,
+      { document, name: input.name, expectedRevision },
+      this.eventHook(principal, 'template.update'),
+    );
     if (outcome.kind === 'missing') throw new AppError('NOT_FOUND', 'The template was not found.');
     if (outcome.kind === 'stale')
       throw new AppError('PRECONDITION_FAILED', undefined, { revision: outcome.revision });
-    return toView(outcome.template);
+    this.changed(outcome.template);
+    return this.view(outcome.template);
   }
 
   async updateMeta(
@@ -125,7 +168,7 @@ export class TemplateService {
     await this.changeable(principal, id);
     const updated = await this.store.templates.updateMeta(id, patch);
     if (!updated) throw new AppError('NOT_FOUND', 'The template was not found.');
-    return toView(updated);
+    return this.view(updated);
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
@@ -145,15 +188,43 @@ export class TemplateService {
     return template;
   }
 
+  /** The record as shown: the stored thumbnail key becomes its capability URL. */
+  record(template: StoredRecord): TemplateRecord {
+    const { thumbnailKey, ...rest } = template;
+    return { ...rest, thumbnailUrl: thumbnailKey ? `${this.options.baseUrl}/files/${thumbnailKey}` : null };
+  }
+
+  view(template: TemplateWithDocument): TemplateView {
+    const { workspaceId: _ws, embedId: _embed, documentHash: _hash, document, ...rest } = template;
+    return { ...this.record(rest), document };
+  }
+
+  /** The outbox write for a change an embed session makes; none for other principals. */
+  private eventHook(principal: Principal, type: TemplateEvent['type']) {
+    const { events } = this.options;
+    const actor = principal.actor;
+    if (!events || actor.type !== 'embed_session') return undefined;
+    return (trx: Transaction<Database>, template: TemplateWithDocument) =>
+      events(trx, {
+        type,
+        workspaceId: principal.workspaceId,
+        template: this.record(template),
+        embedId: actor.embedId,
+        userId: actor.userId,
+      });
+  }
+
+  private changed(template: TemplateWithDocument): void {
+    for (const listener of this.listeners) listener(template);
+  }
+
   /**
    * 404 when absent, malformed, or invisible to this principal (another end-user's template does
    * not exist for a session); 403 WORKSPACE_MISMATCH when another workspace's.
    */
-  private async visible<T extends { workspaceId: string; ownerUserId: string | null; shared: boolean }>(
-    principal: Principal,
-    id: string,
-    read: (id: string) => Promise<T | null>,
-  ): Promise<T> {
+  private async visible<
+    T extends { workspaceId: string; ownerUserId: string | null; embedId: string | null; shared: boolean },
+  >(principal: Principal, id: string, read: (id: string) => Promise<T | null>): Promise<T> {
     const row = isIdOf('template', id) ? await read(id) : null;
     if (!row) throw new AppError('NOT_FOUND', 'The template was not found.');
     assertSameWorkspace(principal, row.workspaceId);

@@ -135,6 +135,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embed/{embedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public embed info (branding and toggles) */
+        get: operations["getEmbedInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint an embed session token for one end-user
+         * @description Call it from your own backend, never a browser (it answers no CORS). `userId` is trusted as given and required for a multi-tenant embed. An embed with `mintRequiresApiKey` also needs an API key of its workspace (`Authorization: Bearer plt_…`) holding every scope the session gets; the key is checked before anything else about the embed is revealed.
+         */
+        post: operations["createEmbedSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the session's templates: the end-user's own plus shared ones */
+        get: operations["listEmbedTemplates"];
+        put?: never;
+        /** Create a template (private to the end-user of a multi-tenant embed) */
+        post: operations["createEmbedTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open a template: its record and editable design document */
+        get: operations["getEmbedTemplate"];
+        /**
+         * Save the design document (editor autosave)
+         * @description Shared templates are read-only to a multi-tenant session (403 `FORBIDDEN`).
+         */
+        put: operations["saveEmbedTemplate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render the template's current draft (needs the embed's downloads toggle)
+         * @description Charged to the workspace with the same credits, identical-render and idempotency rules as the machine API.
+         */
+        post: operations["renderEmbedTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the session's assets (the asset picker) */
+        get: operations["listEmbedAssets"];
+        put?: never;
+        /** Upload an image or font for the end-user */
+        post: operations["uploadEmbedAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/workspaces": {
         parameters: {
             query?: never;
@@ -252,6 +366,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/workspaces/{id}/embeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a workspace's embeds */
+        get: operations["listEmbeds"];
+        put?: never;
+        /** Create an embed for a workspace */
+        post: operations["createEmbed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/embeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an embed configuration */
+        get: operations["getEmbed"];
+        put?: never;
+        post?: never;
+        /** Delete an embed (its sessions stop working at once) */
+        delete: operations["deleteEmbed"];
+        options?: never;
+        head?: never;
+        /** Change an embed (toggles take effect at the next request of every session) */
+        patch: operations["updateEmbed"];
+        trace?: never;
+    };
+    "/admin/v1/workspaces/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhooks of a workspace */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the template events of a workspace
+         * @description The answer holds the signing secret (`secret`); it is shown this once. The URL must be https and resolve to a public address (400 `VALIDATION_FAILED` otherwise).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook (without its secret) */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Events it has not delivered yet are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change the URL or event types of a webhook */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret of a webhook
+         * @description The answer holds the new secret, shown this once; every later attempt, retries of earlier events included, is signed with it.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the delivery attempts of a webhook, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -320,6 +551,36 @@ export interface components {
             url: string;
             createdAt: string;
         };
+        EmbedConfig: {
+            brandTitle: string;
+            brandIconUrl: string;
+            brandAccentColor: string;
+            enabled: boolean;
+            downloadsEnabled: boolean;
+            assetPickerEnabled: boolean;
+            smartResizeEnabled: boolean;
+            multiTenant: boolean;
+            sessionTtlSeconds: number;
+            /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
+            mintRequiresApiKey: boolean;
+            id: string;
+            workspaceId: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PublicEmbedInfo: {
+            enabled: boolean;
+            brandTitle: string;
+            brandIconUrl: string;
+            brandAccentColor: string;
+            downloadsEnabled: boolean;
+            assetPickerEnabled: boolean;
+            smartResizeEnabled: boolean;
+        };
+        EmbedSession: {
+            token: string;
+            expiresAt: string;
+        };
         RenderResult: {
             id: string;
             templateId: string;
@@ -365,6 +626,41 @@ export interface components {
             document: {
                 [key: string]: unknown;
             };
+        };
+        Webhook: {
+            id: string;
+            workspaceId: string;
+            url: string;
+            events: ("template.create" | "template.update")[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookWithSecret: {
+            id: string;
+            workspaceId: string;
+            url: string;
+            events: ("template.create" | "template.update")[];
+            createdAt: string;
+            updatedAt: string;
+            /** @description `whsec_…`: the signing secret, shown in this response only */
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The `webhook-id` header: the same for every attempt of one event */
+            messageId: string;
+            /** @description `template.create` or `template.update` */
+            eventType: string;
+            /** @description 1 for the first attempt of that message */
+            attempt: number;
+            /** @description The receiver's HTTP status; null when none came */
+            statusCode: number | null;
+            /** @description A 2xx answer */
+            ok: boolean;
+            latencyMs: number;
+            /** @description Why it failed: an HTTP status, a timeout, a refused address… */
+            error: string | null;
+            createdAt: string;
         };
     };
     responses: never;
@@ -1190,6 +1486,743 @@ export interface operations {
             };
         };
     };
+    getEmbedInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicEmbedInfo"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEmbedSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedSession"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbedTemplates: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Template"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The design document (see docs/design-document.md) */
+                    document?: {
+                        [key: string]: unknown;
+                    };
+                    width?: number;
+                    height?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateWithDocument"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The design document (see docs/design-document.md) */
+                    document: {
+                        [key: string]: unknown;
+                    };
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names an older revision (`PRECONDITION_FAILED`) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renderEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default png
+                     * @enum {string}
+                     */
+                    format?: "png" | "jpeg" | "pdf";
+                    modifications?: {
+                        [key: string]: string;
+                    };
+                    pageId?: string;
+                    allPages?: boolean;
+                    idempotencyKey?: string;
+                    /** @description Raster only; 1-4, default 1 */
+                    scale?: number;
+                    /** @description JPEG only; 1-100, default 90 */
+                    quality?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderResult"] | {
+                        pages: components["schemas"]["RenderResult"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbedAssets: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Asset"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadEmbedAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWorkspaces: {
         parameters: {
             query?: never;
@@ -1210,7 +2243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1264,7 +2297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1322,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1387,7 +2420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1473,7 +2506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1551,7 +2584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1602,7 +2635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1667,7 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1732,7 +2765,748 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid operator token (`UNAUTHORIZED`) */
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["EmbedConfig"][];
+                    };
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandTitle?: string;
+                    brandIconUrl?: string;
+                    brandAccentColor?: string;
+                    enabled?: boolean;
+                    downloadsEnabled?: boolean;
+                    assetPickerEnabled?: boolean;
+                    smartResizeEnabled?: boolean;
+                    multiTenant?: boolean;
+                    sessionTtlSeconds?: number;
+                    /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
+                    mintRequiresApiKey?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedConfig"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedConfig"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEmbed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandTitle?: string;
+                    brandIconUrl?: string;
+                    brandAccentColor?: string;
+                    enabled?: boolean;
+                    downloadsEnabled?: boolean;
+                    assetPickerEnabled?: boolean;
+                    smartResizeEnabled?: boolean;
+                    multiTenant?: boolean;
+                    sessionTtlSeconds?: number;
+                    /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
+                    mintRequiresApiKey?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedConfig"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
+                    url: string;
+                    /** @description The event types to receive */
+                    events: ("template.create" | "template.update")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
+                    url?: string;
+                    /** @description The event types to receive */
+                    events?: ("template.create" | "template.update")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
                     [name: string]: unknown;

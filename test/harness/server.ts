@@ -60,6 +60,7 @@ export async function startTestServer(
   const logger = createLogger('silent');
   const services = await createServices(config, logger, { pgSchema: database.pgSchema });
   await services.maintenance.start();
+  await services.webhookDispatcher.start();
   const { store, files } = services;
   const { app, routes } = await buildApp(services, logger);
   await app.listen({ port, host: '127.0.0.1' });
@@ -72,7 +73,11 @@ export async function startTestServer(
     config,
     services,
     async close() {
-      await app.close();
+      // Nothing is in flight at teardown; a keep-alive socket Node does not count as idle (seen
+      // after streamed file answers) must not hold the close for ever.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await services.close();
       await database.destroy();
     },

@@ -1,0 +1,115 @@
+/**
+ * Embed session tokens and their authenticator. A token is a JWT (HS256, RFC 7519) minted by the
+ * embed service for one end-user of one embed: it names the embed (audience), the workspace, the
+ * user and the scopes the embed allowed at minting, and expires after the embed's TTL. The signing
+ * key is the deployment's, kept in the database so every instance verifies every token.
+ *
+ * At each request the embed is read again: a deleted embed, another embed's token, or a token
+ * without a user on an embed that is multi-tenant now is 401 INVALID_SESSION, a disabled embed 403 EMBED_DISABLED, a suspended workspace 403
+ * SUBSCRIPTION_SUSPENDED, and the scopes are the embed's toggles now (CONTRACT.md: "toggles are
+ * read at each request"), so switching a toggle off takes effect at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../core/errors.ts';
+import type { EmbedRecord } from '../store/embeds.ts';
+import type { Store } from '../store/index.ts';
+import type { Authenticator } from './authenticator.ts';
+import type { Principal } from './principal.ts';
+import type { Scope } from './scopes.ts';
+
+const KEY_NAME = 'embed-session-key';
+const ISSUER = 'platen';
+const audienceOf = (embedId: string) => `embed:${embedId}`;
+
+/** What an embed's toggles allow a session now. */
+export function embedScopes(embed: Pick<EmbedRecord, 'downloadsEnabled' | 'assetPickerEnabled'>): Scope[] {
+  return [
+    'template:read',
+    'template:write',
+    ...(embed.downloadsEnabled ? (['render:write'] as const) : []),
+    ...(embed.assetPickerEnabled ? (['asset:read', 'asset:write'] as const) : []),
+  ];
+}
+
+export interface MintedSession {
+  token: string;
+  expiresAt: string;
+}
+
+export class EmbedSessionTokens {
+  private key: Promise<Uint8Array> | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  async mint(embed: EmbedRecord, userId: string | null, now = new Date()): Promise<MintedSession> {
+    const expires = new Date(now.getTime() + embed.sessionTtlSeconds * 1000);
+    const token = await new SignJWT({ wsp: embed.workspaceId, scp: embedScopes(embed).join(' ') })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(audienceOf(embed.id))
+      .setSubject(userId ?? '')
+      .setIssuedAt(Math.floor(now.getTime() / 1000))
+      .setExpirationTime(Math.floor(expires.getTime() / 1000))
+      .sign(await this.signingKey());
+    return { token, expiresAt: expires.toISOString() };
+  }
+
+  /** The token's workspace and user, if it is ours, unexpired and minted for this embed; else null. */
+  async verify(
+    token: string,
+    embedId: string,
+  ): Promise<{ workspaceId: string; userId: string | null } | null> {
+    try {
+      const { payload } = await jwtVerify(token, await this.signingKey(), {
+        issuer: ISSUER,
+        audience: audienceOf(embedId),
+        algorithms: ['HS256'],
+      });
+      if (typeof payload.wsp !== 'string' || typeof payload.sub !== 'string') return null;
+      return { workspaceId: payload.wsp, userId: payload.sub === '' ? null : payload.sub };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+
+  /** The deployment's key: created once by whichever instance gets there first. */
+  private signingKey(): Promise<Uint8Array> {
+    this.key ??= (async () => {
+      await this.store.meta.claim(KEY_NAME, randomBytes(32).toString('base64url'));
+      const stored = await this.store.meta.get(KEY_NAME);
+      if (!stored) throw new Error('embed session key missing');
+      return new Uint8Array(Buffer.from(stored, 'base64url'));
+    })();
+    return this.key;
+  }
+}
+
+const bearerOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+
+export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionTokens): Authenticator {
+  return async ({ headers, params, requiredScope }): Promise<Principal> => {
+    const embedId = params.embedId ?? '';
+    const token = bearerOf(headers.authorization);
+    const claims = token && token.length <= 4096 ? await tokens.verify(token, embedId) : null;
+    if (!claims) throw new AppError('INVALID_SESSION');
+    const embed = await store.embeds.getWithWorkspace(embedId);
+    if (!embed || embed.workspaceId !== claims.workspaceId) throw new AppError('INVALID_SESSION');
+    // Minted without a user while the embed was single-tenant: it names no end-user to isolate.
+    if (embed.multiTenant && claims.userId === null) throw new AppError('INVALID_SESSION');
+    if (!embed.enabled) throw new AppError('EMBED_DISABLED');
+    if (embed.workspaceSuspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
+    const scopes = new Set(embedScopes(embed));
+    if (requiredScope && !scopes.has(requiredScope)) {
+      throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, {
+        requiredScope,
+      });
+    }
+    return {
+      workspaceId: embed.workspaceId,
+      scopes,
+      actor: { type: 'embed_session', embedId, userId: claims.userId, isolated: embed.multiTenant },
+    };
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Webhook subscriptions as the operator manages them: create (the signing secret is shown once),
+ * list, get, change, delete, rotate the secret, and read the delivery log. A target URL is checked
+ * whenever it is set, with the outbound guard's own vetting (protocol, DNS, private addresses), and
+ * again by the dispatcher on every attempt, since DNS may change in between.
+ */
+import { AppError, type ValidationIssue } from '../core/errors.ts';
+import { isIdOf } from '../core/ids.ts';
+import { type FetchPolicy, FetchRefused, vetTarget } from '../outbound/index.ts';
+import type { Store } from '../store/index.ts';
+import type { DeliveryRecord, WebhookRecord } from '../store/webhooks.ts';
+import { newSecret } from './signing.ts';
+
+export const WEBHOOK_EVENTS = ['template.create', 'template.update'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookView {
+  id: string;
+  workspaceId: string;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookWithSecret = WebhookView & { secret: string };
+export type { DeliveryRecord } from '../store/webhooks.ts';
+
+const isEventType = (value: string): value is WebhookEventType =>
+  (WEBHOOK_EVENTS as readonly string[]).includes(value);
+
+function view(record: WebhookRecord): WebhookView {
+  return {
+    id: record.id,
+    workspaceId: record.workspaceId,
+    url: record.url,
+    events: record.events.filter(isEventType),
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_FAILED', undefined, [{ path, message }] satisfies ValidationIssue[]);
+
+const notFound = () => new AppError('NOT_FOUND', 'The webhook was not found.');
+
+export class WebhookService {
+  constructor(
+    private readonly store: Store,
+    private readonly options: { policy: FetchPolicy },
+  ) {}
+
+  async create(
+    workspaceId: string,
+    input: { url: string; events: readonly string[] },
+  ): Promise<WebhookWithSecret> {
+    // The body is checked before the workspace is looked up (CONTRACT.md order of checks).
+    const events = this.checkEvents(input.events);
+    const url = await this.checkUrl(input.url);
+    await this.workspace(workspaceId);
+    const created = await this.store.webhooks.create({ workspaceId, url, events, secret: newSecret() });
+    return { ...view(created), secret: created.secret };
+  }
+
+  async list(workspaceId: string): Promise<WebhookView[]> {
+    await this.workspace(workspaceId);
+    return (await this.store.webhooks.listByWorkspace(workspaceId)).map(view);
+  }
+
+  async get(id: string): Promise<WebhookView> {
+    return view(await this.live(id));
+  }
+
+  async update(id: string, patch: { url?: string; events?: readonly string[] }): Promise<WebhookView> {
+    const events = patch.events === undefined ? undefined : this.checkEvents(patch.events);
+    const url = patch.url === undefined ? undefined : await this.checkUrl(patch.url);
+    await this.live(id);
+    const updated = await this.store.webhooks.update(id, { url, events });
+    if (!updated) throw notFound();
+    return view(updated);
+  }
+
+  /** Deletes the webhook; events it had not delivered yet are dropped. */
+  async remove(id: string): Promise<void> {
+    if (!isIdOf('webhook', id) || !(await this.store.webhooks.softDelete(id))) throw notFound();
+  }
+
+  /** A new secret, shown once; every later attempt (retries included) is signed with it. */
+  async rotateSecret(id: string): Promise<WebhookWithSecret> {
+    await this.live(id);
+    const rotated = await this.store.webhooks.rotateSecret(id, newSecret());
+    if (!rotated) throw notFound();
+    return { ...view(rotated), secret: rotated.secret };
+  }
+
+  /** Delivery attempts, newest first. */
+  async deliveries(id: string, limit: number): Promise<DeliveryRecord[]> {
+    await this.live(id);
+    return this.store.webhooks.deliveries(id, limit);
+  }
+
+  private async live(id: string) {
+    const found = isIdOf('webhook', id) ? await this.store.webhooks.get(id) : null;
+    if (!found) throw notFound();
+    return found;
+  }
+
+  private async workspace(id: string): Promise<void> {
+    const found = isIdOf('workspace', id) ? await this.store.workspaces.get(id) : null;
+    if (!found) throw new AppError('NOT_FOUND', 'The workspace was not found.');
+  }
+
+  private checkEvents(events: readonly string[]): WebhookEventType[] {
+    const unique = [...new Set(events)];
+    if (unique.length === 0) throw invalid('events', 'List at least one event type.');
+    const unknown = unique.find((e) => !isEventType(e));
+    if (unknown !== undefined) throw invalid('events', `Unknown event type ${JSON.stringify(unknown)}.`);
+    return unique.filter(isEventType);
+  }
+
+  /** The URL as it will be called, or 400 VALIDATION_FAILED saying which rule it breaks. */
+  private async checkUrl(raw: string): Promise<string> {
+    const { policy } = this.options;
+    try {
+      const target = await vetTarget(raw, policy);
+      if (target.url.username || target.url.password) {
+        throw invalid('url', 'The URL must not contain credentials; the signature authenticates.');
+      }
+      return target.url.href;
+    } catch (error) {
+      if (!(error instanceof FetchRefused)) throw error;
+      const messages: Partial<Record<FetchRefused['reason'], string>> = {
+        protocol: policy.allowPrivate ? 'Must be an http or https URL.' : 'Must be an https URL.',
+        dns: 'The host name does not resolve.',
+        'private-address': 'The URL points to a private, loopback, link-local or metadata address.',
+      };
+      throw invalid('url', messages[error.reason] ?? error.message);
+    }
+  }
+}
