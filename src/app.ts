@@ -5,10 +5,18 @@
 import type { Logger } from 'pino';
 import { operatorFeature } from './admin/index.ts';
 import { assetsFeature } from './assets/index.ts';
-import { apiKeyAuthenticator, embedSessionAuthenticator, operatorTokenAuthenticator } from './auth/index.ts';
+import {
+  apiKeyAuthenticator,
+  embedSessionAuthenticator,
+  oauthBearerAuthenticator,
+  operatorTokenAuthenticator,
+} from './auth/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
 import { buildKernel, type Kernel } from './http/kernel.ts';
+import { mcpFeature } from './mcp/index.ts';
+import { oauthFeature } from './oauth/index.ts';
+import { signInFeature, usersFeature } from './people/index.ts';
 import { rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
 import { templatesFeature } from './templates/index.ts';
@@ -16,6 +24,11 @@ import { webhooksFeature } from './webhooks/index.ts';
 
 export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
   const { config, store, files } = services;
+  // RFC 9728: where an MCP client learns which authorization server protects /v1/mcp.
+  const mcpChallenge = {
+    resource: services.oauth.settings.resource,
+    resourceMetadataUrl: services.oauth.settings.resourceMetadataUrl,
+  };
   return buildKernel({
     logger,
     baseUrl: config.baseUrl,
@@ -24,6 +37,7 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
       apiKey: apiKeyAuthenticator(store),
       operator: operatorTokenAuthenticator(config.PLATEN_ADMIN_TOKEN),
       embedSession: embedSessionAuthenticator(store, services.embedTokens),
+      oauth: oauthBearerAuthenticator(store, services.oauth, mcpChallenge),
     },
     readiness: { database: () => store.ping(), files: () => files.ready() },
     features: [
@@ -35,6 +49,10 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
       operatorFeature(services),
       embedConfigFeature(services.embeds),
       webhooksFeature(services),
+      usersFeature(services.people),
+      signInFeature(services.people, config.baseUrl),
+      oauthFeature(services.oauth, services.people),
+      mcpFeature({ ...services, baseUrl: config.baseUrl, challenge: mcpChallenge, logger }),
     ],
   });
 }

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
+import { startPeriodic } from './core/periodic.ts';
 import { createServices, type Services } from './services.ts';
 import { DataDirInUse } from './store/data-dir-lock.ts';
 
@@ -41,6 +42,14 @@ async function main(): Promise<void> {
   // Only a process that serves sweeps: a failed start must not touch other instances' renders.
   await services.maintenance.start();
   await services.webhookDispatcher.start();
+  const stopUpkeep = startPeriodic(
+    [
+      { name: 'expired OAuth grants', run: () => services.oauth.sweep() },
+      { name: 'expired sign-in sessions', run: () => services.people.sweep() },
+    ],
+    60 * 60 * 1000,
+    logger,
+  );
   const { store, files, instanceId } = services;
   logger.info(
     { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },
@@ -60,6 +69,7 @@ async function main(): Promise<void> {
       const closing = app.close();
       setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
       await closing;
+      await stopUpkeep();
       await services.close();
     } finally {
       process.exit(0);

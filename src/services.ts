@@ -14,6 +14,8 @@ import { CreditService } from './credits/service.ts';
 import { EmbedService } from './embeds/index.ts';
 import { RenderPool } from './engine/index.ts';
 import { createFileStore, type FileStore } from './files/index.ts';
+import { OAuthService, oauthSettings } from './oauth/index.ts';
+import { PeopleService } from './people/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
 import { JobInputLoader, RenderMaintenance, RenderService } from './renders/index.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -42,6 +44,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Delivers the webhook outbox in the background; started by whoever serves (main, test harness). */
   webhookDispatcher: WebhookDispatcher;
+  people: PeopleService;
+  oauth: OAuthService;
   instanceId: string;
   close(): Promise<void>;
 }
@@ -140,6 +144,21 @@ export async function createServices(
     maintenance,
     webhooks: new WebhookService(store, { policy: webhookTargets }),
     webhookDispatcher,
+    people: new PeopleService(store, {
+      sessionTtlSeconds: config.PLATEN_SIGNIN_SESSION_TTL_SECONDS,
+      maxFailuresPerAccount: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+      lockoutWindowSeconds: config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS,
+    }),
+    oauth: new OAuthService(
+      store,
+      oauthSettings({
+        baseUrl: config.baseUrl,
+        accessTtlSeconds: config.PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+        refreshTtlSeconds: config.PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+        registrationsPerHour: config.PLATEN_OAUTH_REGISTRATIONS_PER_HOUR,
+      }),
+    ),
     instanceId,
     async close() {
       await webhookDispatcher.stop();

@@ -40,6 +40,9 @@ const allowed: Record<string, readonly string[]> = {
   embeds: ['core', 'store', 'auth', 'http', 'templates', 'assets', 'renders', 'ratelimit'],
   webhooks: ['core', 'store', 'outbound', 'auth', 'http', 'templates'],
   thumbnails: ['core', 'design', 'engine', 'store', 'files', 'templates', 'renders'],
+  people: ['core', 'store', 'http'],
+  oauth: ['core', 'store', 'auth', 'http', 'people'],
+  mcp: ['core', 'auth', 'http', 'templates', 'assets', 'renders', 'workspaces', 'files', 'ratelimit'],
   cli: ['core', 'design', 'engine', '(root)'],
 };
 

@@ -12,6 +12,14 @@ export {
   embedSessionAuthenticator,
   type MintedSession,
 } from './embed-session.ts';
+export {
+  type AccessTokenVerifier,
+  type BearerChallenge,
+  bearerChallenge,
+  insufficientScope,
+  oauthBearerAuthenticator,
+  type VerifiedAccessToken,
+} from './oauth-bearer.ts';
 export { operatorTokenAuthenticator } from './operator-token.ts';
 export {
   type Actor,

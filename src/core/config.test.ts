@@ -14,6 +14,13 @@ describe('configuration', () => {
     expect(config.PLATEN_RENDER_MAX_RSS_MB).toBe(1500);
     expect(config.PLATEN_WEBHOOK_TIMEOUT_MS).toBe(10_000);
     expect(config.PLATEN_WEBHOOK_LEASE_MS).toBeUndefined();
+    expect(config.PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS).toBe(900);
+    expect(config.PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS).toBe(30 * 86_400);
+    expect(config.PLATEN_OAUTH_REGISTRATIONS_PER_HOUR).toBe(30);
+    expect(config.PLATEN_SIGNIN_SESSION_TTL_SECONDS).toBe(12 * 3600);
+    expect(config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT).toBe(10);
+    expect(config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS).toBe(50);
+    expect(config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS).toBe(900);
   });
 
   it('derives the base URL from PORT and strips a trailing slash from PLATEN_BASE_URL', () => {
@@ -41,6 +48,14 @@ describe('configuration', () => {
     ['PLATEN_WEBHOOK_LEASE_MS', 'soon'],
     // Shorter than the default attempt limit (10 s) plus the margin.
     ['PLATEN_WEBHOOK_LEASE_MS', '10500'],
+    ['PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS', '59'],
+    ['PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS', '86401'],
+    ['PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS', 'forever'],
+    ['PLATEN_OAUTH_REGISTRATIONS_PER_HOUR', '-1'],
+    ['PLATEN_SIGNIN_SESSION_TTL_SECONDS', '0'],
+    ['PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT', '0'],
+    ['PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS', 'many'],
+    ['PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS', '0'],
   ])('stops on a bad %s, naming it', (name, value) => {
     try {
       loadConfig({ [name]: value });

@@ -53,6 +53,21 @@ const envSchema = z.object({
   // PostgreSQL, how soon a crashed instance's in-flight deliveries are sent again. At least the
   // attempt's time limit plus WEBHOOK_LEASE_MARGIN_MS (checked below); default: limit + 30 s.
   PLATEN_WEBHOOK_LEASE_MS: positiveInt.max(24 * 60 * 60 * 1000).optional(),
+  // OAuth (docs/oauth.md): token lifetimes, registrations per client address, sign-in sessions and
+  // the brute-force limits (failures within the window, per account and per client address).
+  PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.min(60).max(86_400).default(900),
+  PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt
+    .min(300)
+    .max(365 * 86_400)
+    .default(30 * 86_400),
+  PLATEN_OAUTH_REGISTRATIONS_PER_HOUR: nonNegativeInt.default(30),
+  PLATEN_SIGNIN_SESSION_TTL_SECONDS: positiveInt
+    .min(60)
+    .max(30 * 86_400)
+    .default(12 * 3600),
+  PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT: positiveInt.default(10),
+  PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(50),
+  PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS: positiveInt.max(86_400).default(900),
 });
 
 /** A lease outlives its attempt by this much at least, so the attempt is recorded by its holder. */

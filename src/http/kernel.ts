@@ -80,9 +80,11 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
 const CORS_ALLOWED = {
   origin: '*',
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-  allowedHeaders: ['authorization', 'content-type', 'if-match', 'x-request-id'],
+  // The MCP headers let browser-based MCP clients through where a feature opens its path.
+  allowedHeaders: ['authorization', 'content-type', 'if-match', 'x-request-id', 'mcp-protocol-version'],
   exposedHeaders: [
     'etag',
+    'www-authenticate',
     'retry-after',
     'x-request-id',
     'ratelimit-limit',

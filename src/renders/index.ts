@@ -9,7 +9,7 @@ import type { RenderService } from './service.ts';
 
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
-export { acceptEmptyRenderBody, perCallerRateLimit } from './routes.ts';
+export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
   type RenderRequest,
   type RenderResponse,

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/index.ts';
+import { type Actor, requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';
@@ -46,14 +46,16 @@ export function acceptEmptyRenderBody(scope: FastifyInstance): void {
   });
 }
 
+/** Whose render bucket a request takes from: the API key, the embed end-user, or the OAuth grant. */
+export function rateLimitKeyOf(actor: Actor): string {
+  if (actor.type === 'api_key') return `key:${actor.id}`;
+  if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
+  return `oauth:${actor.clientId}:${actor.userId}`;
+}
+
 /** The render rate limit, per API key or per embed session's end-user. */
 export function perCallerRateLimit(limiter: RateLimiter | null) {
-  return rateLimitHook(limiter, (request) => {
-    const actor = requirePrincipal(request.principal).actor;
-    if (actor.type === 'api_key') return `key:${actor.id}`;
-    if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
-    return `oauth:${actor.clientId}:${actor.userId}`;
-  });
+  return rateLimitHook(limiter, (request) => rateLimitKeyOf(requirePrincipal(request.principal).actor));
 }
 
 export function renderRoutes(service: RenderService, limiter: RateLimiter | null) {

@@ -21,6 +21,7 @@ import { rendersMigration } from './migrations/002_renders.ts';
 import { creditsBigintMigration } from './migrations/003_credits_bigint.ts';
 import { fileKeyIndexesMigration } from './migrations/004_file_key_indexes.ts';
 import { embedsWebhooksMigration } from './migrations/005_embeds_webhooks.ts';
+import { oauthMigration } from './migrations/006_oauth.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -46,6 +47,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '003_credits_bigint': creditsBigintMigration(dialect),
     '004_file_key_indexes': fileKeyIndexesMigration,
     '005_embeds_webhooks': embedsWebhooksMigration(dialect),
+    '006_oauth': oauthMigration,
   };
   return { getMigrations: async () => all };
 }

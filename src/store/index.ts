@@ -7,8 +7,10 @@ import { AssetRepository } from './assets.ts';
 import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
 import { EmbedRepository } from './embeds.ts';
 import { MetaRepository } from './meta.ts';
+import { OAuthRepository } from './oauth.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
+import { UserRepository } from './users.ts';
 import { WebhookRepository } from './webhooks.ts';
 import { WorkspaceRepository } from './workspaces.ts';
 
@@ -22,6 +24,8 @@ export interface Store {
   renders: RenderRepository;
   embeds: EmbedRepository;
   webhooks: WebhookRepository;
+  users: UserRepository;
+  oauth: OAuthRepository;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +43,8 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     renders: new RenderRepository(db),
     embeds: new EmbedRepository(db),
     webhooks: new WebhookRepository(db, handle.dialect),
+    users: new UserRepository(db),
+    oauth: new OAuthRepository(db),
     ping: async () => {
       await db.selectFrom('platen_meta').select('key').limit(1).execute();
     },

@@ -177,6 +177,103 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** PHC string (`$argon2id$v=19$m=…,t=…,p=…$…`): the parameters travel with the hash. */
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface UserWorkspacesTable {
+  user_id: string;
+  workspace_id: string;
+  /** Order given at creation (the consent page preselects the first). */
+  position: number;
+  created_at: string;
+}
+
+export interface WebSessionsTable {
+  /** SHA-256 (hex) of the cookie's value. */
+  token_hash: string;
+  user_id: string;
+  /** Key of the session's CSRF tokens (HMAC over what a form is for). */
+  csrf_secret: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SigninFailuresTable {
+  id: string;
+  /** `account:<email>` or `address:<ip>`. */
+  subject: string;
+  created_at: string;
+}
+
+export interface OAuthClientsTable {
+  /** The client_id. */
+  id: string;
+  /** SHA-256 (hex) of the client_secret; null for public clients. */
+  secret_hash: string | null;
+  auth_method: string;
+  /** The registered metadata (RFC 7591 §2) as JSON, as echoed to the client. */
+  metadata: string;
+  /** Client address of the registration (rate limit per address). */
+  registered_from: string;
+  created_at: string;
+}
+
+export interface OAuthRequestsTable {
+  id: string;
+  client_id: string;
+  redirect_uri: string;
+  state: string | null;
+  code_challenge: string;
+  resource: string;
+  /** Space-separated. */
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OAuthCodesTable {
+  /** SHA-256 (hex) of the code. */
+  code_hash: string;
+  /** The grant: every token issued from this code carries it. */
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OAuthTokensTable {
+  /** SHA-256 (hex) of the token. */
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  workspace_id: string;
+  scopes: string;
+  /** The audience (RFC 8707 resource). */
+  resource: string;
+  created_at: string;
+  expires_at: string;
+  /** Refresh tokens: when it was exchanged for a new one (a second use revokes the family). */
+  rotated_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -192,4 +289,12 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  users: UsersTable;
+  user_workspaces: UserWorkspacesTable;
+  web_sessions: WebSessionsTable;
+  signin_failures: SigninFailuresTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_requests: OAuthRequestsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
 }

@@ -1,0 +1,45 @@
+/**
+ * Redirect URIs: what a client may register (RFC 7591 §2, RFC 6749 §3.1.2: absolute, no fragment;
+ * ours: https, or http on a loopback host for native apps, RFC 8252 §7.3 / §8.3) and how a request's
+ * `redirect_uri` matches a registered one: exactly (RFC 6749 §3.1.2.3, OAuth 2.1 §2.3.1), except
+ * that the port of a loopback URI may differ (RFC 8252 §7.3).
+ */
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const MAX_LENGTH = 2000;
+
+function parse(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+const isLoopback = (url: URL): boolean => url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+
+/** Null when `value` may be registered, else why not. */
+export function redirectUriProblem(value: string): string | null {
+  if (value.length > MAX_LENGTH) return `longer than ${MAX_LENGTH} characters`;
+  const url = parse(value);
+  if (!url) return 'not an absolute URL';
+  if (value.includes('#')) return 'has a fragment';
+  if (url.username || url.password) return 'carries credentials';
+  if (url.protocol === 'https:') return null;
+  if (isLoopback(url)) return null;
+  return 'must be https, or http on a loopback address (127.0.0.1, [::1], localhost)';
+}
+
+/** The registered URI `requested` matches, or null. */
+export function matchRedirectUri(registered: readonly string[], requested: string): string | null {
+  if (registered.includes(requested)) return requested;
+  const asked = parse(requested);
+  if (!asked || !isLoopback(asked) || requested.includes('#')) return null;
+  for (const candidate of registered) {
+    const url = parse(candidate);
+    if (!url || !isLoopback(url)) continue;
+    if (url.hostname === asked.hostname && url.pathname === asked.pathname && url.search === asked.search)
+      return candidate;
+  }
+  return null;
+}

@@ -1,0 +1,227 @@
+/**
+ * The MCP server driven by the official MCP TypeScript SDK client, with OAuth through the real
+ * pages: discovery, registration, PKCE, sign-in and consent, token, tool calls (a render whose
+ * image comes back), refresh. Then what a client no one wrote might send: no token, a narrow
+ * token, a suspended workspace, GET, bad arguments.
+ */
+
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleDocument } from './fixtures/samples.ts';
+import { accessTokenFor, type Person, PersonPlayingProvider, rawMcp } from './harness/mcp.ts';
+import { createUser } from './harness/oauth.ts';
+import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+
+let server: TestServer;
+let workspace: { workspaceId: string; key: string };
+let person: Person;
+let templateId: string;
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+}
+
+const textOf = (result: ToolResult) => JSON.parse(result.content[0]?.text ?? 'null');
+
+/** Connects as the SDK's own examples do: an UnauthorizedError, finishAuth(code), connect again. */
+async function connect(provider: PersonPlayingProvider): Promise<Client> {
+  const url = new URL(`${server.base}/v1/mcp`);
+  const client = new Client({ name: 'platen-test', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    return client;
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  const code = provider.callback?.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${provider.callback?.href}`);
+  const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await transport.finishAuth(code);
+  const again = new Client({ name: 'platen-test', version: '1.0.0' });
+  await again.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return again;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  workspace = await workspaceWithKey(server.base, { credits: 10 });
+  person = {
+    email: 'agent-owner@example.com',
+    password: 'correct horse battery',
+    workspaceId: workspace.workspaceId,
+  };
+  await createUser(server.base, { ...person, workspaceIds: [workspace.workspaceId] });
+  const created = await http(server.base, 'POST', '/v1/templates', {
+    body: { name: 'Card', document: simpleDocument() },
+    headers: bearer(workspace.key),
+  });
+  templateId = created.json.id;
+});
+afterAll(() => server.close());
+
+describe('the MCP server through the SDK client', () => {
+  let provider: PersonPlayingProvider;
+  let client: Client;
+
+  beforeAll(async () => {
+    provider = new PersonPlayingProvider(person);
+    client = await connect(provider);
+  });
+  afterAll(() => client.close());
+
+  it('signs in once and lists the tools with precise input schemas', async () => {
+    expect(provider.authorizations).toBe(1);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'create_template',
+        'get_template',
+        'get_workspace',
+        'list_assets',
+        'list_templates',
+        'render_template',
+        'update_template',
+      ].sort(),
+    );
+    const render = tools.find((t) => t.name === 'render_template');
+    const props = render?.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.format?.enum).toEqual(['png', 'jpeg', 'pdf']);
+    expect(props.scale).toMatchObject({ minimum: 1, maximum: 4 });
+    expect(render?.inputSchema.required).toEqual(['templateId']);
+  });
+
+  it('acts in the chosen workspace: lists, reads, creates and updates templates', async () => {
+    const list = textOf((await client.callTool({ name: 'list_templates', arguments: {} })) as ToolResult);
+    expect(list.items.map((t: { id: string }) => t.id)).toContain(templateId);
+    const got = textOf(
+      (await client.callTool({ name: 'get_template', arguments: { templateId } })) as ToolResult,
+    );
+    expect(got).toMatchObject({ id: templateId, name: 'Card', revision: 1 });
+    expect(got.document.pages).toHaveLength(1);
+    const made = textOf(
+      (await client.callTool({
+        name: 'create_template',
+        arguments: { name: 'From agent', width: 200, height: 100 },
+      })) as ToolResult,
+    );
+    const saved = textOf(
+      (await client.callTool({
+        name: 'update_template',
+        arguments: { templateId: made.id, document: simpleDocument('Agent {{name}}'), ifRevision: 1 },
+      })) as ToolResult,
+    );
+    expect(saved.revision).toBe(2);
+    // The machine API sees what the agent made, in the same workspace.
+    const seen = await http(server.base, 'GET', `/v1/templates/${made.id}`, {
+      headers: bearer(workspace.key),
+    });
+    expect([seen.status, seen.json.revision]).toEqual([200, 2]);
+  });
+
+  it('renders with credits like the API and returns the PNG as image content', async () => {
+    const args = { templateId, format: 'png', modifications: { name: 'Ada' } };
+    const first = (await client.callTool({ name: 'render_template', arguments: args })) as ToolResult;
+    expect(first.isError).toBeFalsy();
+    const result = textOf(first);
+    expect(result.credits).toEqual({ charged: 1, balanceAfter: 9 });
+    const image = first.content[1];
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    const meta = await sharp(Buffer.from(image?.data ?? '', 'base64')).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 400, 300]);
+    const again = textOf((await client.callTool({ name: 'render_template', arguments: args })) as ToolResult);
+    expect([again.id, again.credits.charged]).toEqual([result.id, 0]);
+    const pdf = (await client.callTool({
+      name: 'render_template',
+      arguments: { templateId, format: 'pdf' },
+    })) as ToolResult;
+    expect([textOf(pdf).format, pdf.content.length]).toEqual(['pdf', 1]);
+    const ws = textOf((await client.callTool({ name: 'get_workspace', arguments: {} })) as ToolResult);
+    expect(ws).toMatchObject({ id: workspace.workspaceId, creditBalance: 8 });
+  });
+
+  it("answers bad arguments and unknown ids with the API's codes as tool errors", async () => {
+    const bad = (await client.callTool({
+      name: 'render_template',
+      arguments: { templateId, format: 'gif' },
+    })) as ToolResult;
+    expect([bad.isError, textOf(bad).error.code]).toEqual([true, 'VALIDATION_FAILED']);
+    expect(textOf(bad).error.details[0].path).toBe('format');
+    const missing = (await client.callTool({
+      name: 'get_template',
+      arguments: { templateId: 'tpl_doesnotexist000000000000' },
+    })) as ToolResult;
+    expect([missing.isError, textOf(missing).error.code]).toEqual([true, 'NOT_FOUND']);
+    const stale = (await client.callTool({
+      name: 'update_template',
+      arguments: { templateId, document: simpleDocument(), ifRevision: 99 },
+    })) as ToolResult;
+    expect(textOf(stale).error.code).toBe('PRECONDITION_FAILED');
+  });
+
+  it('refreshes an expired access token with its refresh token, without a new sign-in', async () => {
+    const before = provider.tokens();
+    if (!before?.refresh_token) throw new Error('no refresh token was issued');
+    provider.saveTokens({ ...before, access_token: 'expired-or-revoked-token' });
+    const ws = textOf((await client.callTool({ name: 'get_workspace', arguments: {} })) as ToolResult);
+    expect(ws.id).toBe(workspace.workspaceId);
+    const after = provider.tokens();
+    expect(after?.access_token).not.toBe('expired-or-revoked-token');
+    expect(after?.refresh_token).not.toBe(before.refresh_token);
+    expect(provider.authorizations).toBe(1);
+  });
+});
+
+describe('the MCP endpoint for hand-made requests', () => {
+  const call = (name: string, args: Record<string, unknown> = {}) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+  it('answers no token or a bad one 401 with the resource metadata challenge', async () => {
+    for (const token of [null, 'not-a-token']) {
+      const res = await rawMcp(server.base, token, call('get_workspace'));
+      expect(res.status).toBe(401);
+      const challenge = res.headers.get('www-authenticate') ?? '';
+      expect(challenge).toContain(
+        `resource_metadata="${server.base}/.well-known/oauth-protected-resource/v1/mcp"`,
+      );
+      if (token) expect(challenge).toContain('error="invalid_token"');
+    }
+    const metadata = await http(server.base, 'GET', '/.well-known/oauth-protected-resource/v1/mcp');
+    expect(metadata.json.resource).toBe(`${server.base}/v1/mcp`);
+  });
+
+  it('answers a tool outside the token scopes 403 insufficient_scope naming the scope', async () => {
+    const token = await accessTokenFor(server.base, person, 'template:read');
+    const listed = await rawMcp(server.base, token, call('list_templates'));
+    expect(listed.status).toBe(200);
+    const res = await rawMcp(server.base, token, call('render_template', { templateId }));
+    expect([res.status, (res.json as { error: { code: string } }).error.code]).toEqual([
+      403,
+      'INSUFFICIENT_SCOPE',
+    ]);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="render:write"');
+    const get = await rawMcp(server.base, token, null, 'GET');
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('refuses every call once the workspace is suspended, and serves it again after', async () => {
+    const token = await accessTokenFor(server.base, person, 'template:read');
+    await admin(server.base, 'PATCH', `/workspaces/${workspace.workspaceId}`, { suspended: true });
+    const res = await rawMcp(server.base, token, call('list_templates'));
+    expect([res.status, (res.json as { error: { code: string } }).error.code]).toEqual([
+      403,
+      'SUBSCRIPTION_SUSPENDED',
+    ]);
+    await admin(server.base, 'PATCH', `/workspaces/${workspace.workspaceId}`, { suspended: false });
+    expect((await rawMcp(server.base, token, call('list_templates'))).status).toBe(200);
+  });
+});
