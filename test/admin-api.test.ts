@@ -143,6 +143,32 @@ describe('platen admin', () => {
     ).toBe(true);
   });
 
+  it('wraps users, embeds and webhooks, reading a password from the environment only', async () => {
+    const ws = JSON.parse((await run('workspaces', 'create', '--name', 'People')).stdout);
+    process.env.PLATEN_USER_PASSWORD = 'a long enough password';
+    try {
+      const user = JSON.parse(
+        (await run('users', 'create', '--email', 'cli@example.com', '--workspaces', ws.id)).stdout,
+      );
+      expect(user).toMatchObject({ email: 'cli@example.com', workspaceIds: [ws.id] });
+      expect(JSON.stringify(user)).not.toContain('a long enough password');
+    } finally {
+      delete process.env.PLATEN_USER_PASSWORD;
+    }
+    const embed = JSON.parse((await run('embeds', 'create', ws.id, '--multi-tenant', 'false')).stdout);
+    expect(embed).toMatchObject({ workspaceId: ws.id, multiTenant: false, enabled: true });
+    expect(JSON.parse((await run('embeds', 'list', ws.id)).stdout).items).toHaveLength(1);
+    expect((await run('embeds', 'delete', embed.id)).status).toBe(0);
+    expect((await run('embeds', 'get', embed.id)).status).toBe(1);
+    const hook = JSON.parse(
+      (await run('webhooks', 'create', ws.id, '--target', 'http://127.0.0.1:9/hook')).stdout,
+    );
+    expect(hook.secret).toMatch(/^whsec_/);
+    const rotated = JSON.parse((await run('webhooks', 'rotate-secret', hook.id)).stdout);
+    expect(rotated.secret).not.toBe(hook.secret);
+    expect(JSON.parse((await run('webhooks', 'deliveries', hook.id)).stdout).items).toEqual([]);
+  });
+
   it('exits non-zero on an error answer and prints help for unknown commands', async () => {
     expect((await run('workspaces', 'get', 'ws_0000000000000000000000')).status).toBe(1);
     const help = await run('bogus');

@@ -14,6 +14,11 @@ const help = `platen admin — operator API (/admin/v1)
   keys create WORKSPACE_ID --scopes template:read,render:write [--name NAME]
   keys list WORKSPACE_ID
   keys revoke KEY_ID
+  users create --email EMAIL --workspaces WS_ID[,WS_ID…]   (the password is read from PLATEN_USER_PASSWORD)
+  embeds create WORKSPACE_ID [--multi-tenant true|false] [--mint-requires-api-key true|false]
+  embeds list WORKSPACE_ID | embeds get EMBED_ID | embeds delete EMBED_ID
+  webhooks create WORKSPACE_ID --target URL [--events template.create,template.update]
+  webhooks list WORKSPACE_ID | webhooks deliveries WEBHOOK_ID | webhooks rotate-secret WEBHOOK_ID
 Options: --url BASE_URL (default $PLATEN_BASE_URL or http://localhost:$PORT), --token TOKEN (default $PLATEN_ADMIN_TOKEN)`;
 
 interface Call {
@@ -63,6 +68,49 @@ function resolveCall(words: string[], args: ReturnType<typeof parseArgs>): Call 
       return id ? { method: 'GET', path: `/workspaces/${id}/api-keys` } : null;
     case 'keys revoke':
       return id ? { method: 'DELETE', path: `/api-keys/${id}` } : null;
+    case 'users create':
+      return {
+        method: 'POST',
+        path: '/users',
+        body: {
+          email: option(args, 'email'),
+          // Never from argv: a password there is visible to every process on the machine.
+          password: process.env.PLATEN_USER_PASSWORD,
+          workspaceIds: (option(args, 'workspaces') ?? '').split(',').filter(Boolean),
+        },
+      };
+    case 'embeds create': {
+      const flag = (value: string | undefined) => (value === undefined ? {} : value === 'true');
+      const multiTenant = flag(option(args, 'multi-tenant'));
+      const mint = flag(option(args, 'mint-requires-api-key'));
+      const body = {
+        ...(typeof multiTenant === 'boolean' ? { multiTenant } : {}),
+        ...(typeof mint === 'boolean' ? { mintRequiresApiKey: mint } : {}),
+      };
+      return id ? { method: 'POST', path: `/workspaces/${id}/embeds`, body } : null;
+    }
+    case 'embeds list':
+      return id ? { method: 'GET', path: `/workspaces/${id}/embeds` } : null;
+    case 'embeds get':
+      return id ? { method: 'GET', path: `/embeds/${id}` } : null;
+    case 'embeds delete':
+      return id ? { method: 'DELETE', path: `/embeds/${id}` } : null;
+    case 'webhooks create': {
+      const events = (option(args, 'events') ?? 'template.create,template.update').split(',');
+      return id
+        ? {
+            method: 'POST',
+            path: `/workspaces/${id}/webhooks`,
+            body: { url: option(args, 'target'), events },
+          }
+        : null;
+    }
+    case 'webhooks list':
+      return id ? { method: 'GET', path: `/workspaces/${id}/webhooks` } : null;
+    case 'webhooks deliveries':
+      return id ? { method: 'GET', path: `/webhooks/${id}/deliveries` } : null;
+    case 'webhooks rotate-secret':
+      return id ? { method: 'POST', path: `/webhooks/${id}/rotate-secret` } : null;
     default:
       if (resource === 'ledger' && action) return { method: 'GET', path: `/workspaces/${action}/ledger` };
       return null;
