@@ -19,6 +19,7 @@ import { oauthFeature } from './oauth/index.ts';
 import { signInFeature, usersFeature } from './people/index.ts';
 import { rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
+import { studioFeature } from './studio/index.ts';
 import { templatesFeature } from './templates/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
@@ -53,6 +54,7 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
       signInFeature(services.people, config.baseUrl),
       oauthFeature(services.oauth, services.people),
       mcpFeature({ ...services, baseUrl: config.baseUrl, challenge: mcpChallenge, logger }),
+      studioFeature(),
     ],
   });
 }

@@ -44,6 +44,7 @@ const allowed: Record<string, readonly string[]> = {
   oauth: ['core', 'store', 'auth', 'http', 'people'],
   mcp: ['core', 'auth', 'http', 'templates', 'assets', 'renders', 'workspaces', 'files', 'ratelimit'],
   cli: ['core', 'design', 'engine', '(root)'],
+  studio: ['core', 'engine', 'http'],
 };
 
 const FEATURES = [

@@ -56,6 +56,7 @@ export {
   primaryProperty,
   referencedVariables,
 } from './modifications.ts';
+export { resizeDocument, resizeElement, resizePage, type TargetSize } from './resize.ts';
 export {
   type DesignDocument,
   type DesignDocumentInput,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { type FontKey, GlobalFonts } from '@napi-rs/canvas';
 import { type BundledFamily, bundledFontCatalog, CJK_FAMILY, EMOJI_FAMILY } from '../layout/font-catalog.ts';
 import type { FontCatalog } from '../layout/types.ts';
@@ -59,6 +59,56 @@ export {
   FALLBACK_FAMILIES,
 } from '../layout/font-catalog.ts';
 
+/** One font file the server registers: the studio serves the very same files (src/studio). */
+export interface BundledFontFile {
+  family: string;
+  weight: number;
+  style: 'normal' | 'italic';
+  /** Absolute path on disk (inside node_modules). */
+  path: string;
+  /** The file's base name, unique across the list (the studio's URL segment). */
+  file: string;
+}
+
+/** `400Regular_Italic` → weight 400, italic (the @expo-google-fonts directory names). */
+function expoFace(dir: string): { weight: number; style: 'normal' | 'italic' } {
+  return { weight: Number(dir.slice(0, 3)), style: dir.endsWith('_Italic') ? 'italic' : 'normal' };
+}
+
+/** `DejaVuSans-BoldOblique.ttf` → weight 700, italic. */
+function dejavuFace(file: string): { weight: number; style: 'normal' | 'italic' } {
+  return { weight: /Bold/.test(file) ? 700 : 400, style: /Oblique|Italic/.test(file) ? 'italic' : 'normal' };
+}
+
+function entry(family: string, face: { weight: number; style: 'normal' | 'italic' }, path: string) {
+  return { family, ...face, path, file: basename(path) };
+}
+
+let bundledFiles: BundledFontFile[] | null = null;
+
+/** Every bundled font file, in registration order; computed once (it reads package directories). */
+export function bundledFontFiles(): readonly BundledFontFile[] {
+  if (bundledFiles) return bundledFiles;
+  const files: BundledFontFile[] = [];
+  for (const [family, pkg] of Object.entries(EXPO_FAMILIES)) {
+    const root = packageDir(pkg);
+    for (const dir of readdirSync(root).filter((name) => /^\d{3}/.test(name))) {
+      const file = readdirSync(join(root, dir)).find((name) => name.endsWith('.ttf'));
+      if (file) files.push(entry(family, expoFace(dir), join(root, dir, file)));
+    }
+  }
+  const sc = packageDir('@expo-google-fonts/noto-sans-sc');
+  files.push(entry(CJK_FAMILY, expoFace('400Regular'), join(sc, '400Regular', 'NotoSansSC_400Regular.ttf')));
+  files.push(entry(CJK_FAMILY, expoFace('700Bold'), join(sc, '700Bold', 'NotoSansSC_700Bold.ttf')));
+  const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
+  for (const [family, names] of Object.entries(DEJAVU))
+    for (const name of names) files.push(entry(family, dejavuFace(name), join(dejavu, name)));
+  const emoji = join(packageDir('twemoji-colr-font'), 'twemoji.woff2');
+  files.push(entry(EMOJI_FAMILY, { weight: 400, style: 'normal' }, emoji));
+  bundledFiles = files;
+  return files;
+}
+
 let bundledRegistered = false;
 
 function registerFile(path: string, family: string): void {
@@ -68,20 +118,7 @@ function registerFile(path: string, family: string): void {
 /** Registers every bundled font once per process (cheap: Skia reads the files lazily). */
 export function registerBundledFonts(): void {
   if (bundledRegistered) return;
-  for (const [family, pkg] of Object.entries(EXPO_FAMILIES)) {
-    const root = packageDir(pkg);
-    for (const dir of readdirSync(root).filter((name) => /^\d{3}/.test(name))) {
-      const file = readdirSync(join(root, dir)).find((name) => name.endsWith('.ttf'));
-      if (file) registerFile(join(root, dir, file), family);
-    }
-  }
-  const sc = packageDir('@expo-google-fonts/noto-sans-sc');
-  registerFile(join(sc, '400Regular', 'NotoSansSC_400Regular.ttf'), CJK_FAMILY);
-  registerFile(join(sc, '700Bold', 'NotoSansSC_700Bold.ttf'), CJK_FAMILY);
-  const dejavu = join(packageDir('dejavu-fonts-ttf'), 'ttf');
-  for (const [family, files] of Object.entries(DEJAVU))
-    for (const file of files) registerFile(join(dejavu, file), family);
-  registerFile(join(packageDir('twemoji-colr-font'), 'twemoji.woff2'), EMOJI_FAMILY);
+  for (const font of bundledFontFiles()) registerFile(font.path, font.family);
   bundledRegistered = true;
 }
 

@@ -1,0 +1,159 @@
+/**
+ * The overlay drawn over the page canvas in screen units: outlines of selected elements (rotated
+ * like the element), the eight resize handles and the rotate handle of a single selection (two
+ * end handles for a line), a group box for a multiple selection, snapping guides and the marquee.
+ * Handles carry data attributes that tell the pointer controller what was grabbed; keyboard users
+ * get the same edits through the properties panel and arrow keys, so the overlay is aria-hidden.
+ */
+import type { Element, Page } from '../../../src/engine/browser.ts';
+import { centerOf, cornersOf, lineEnds, type Point, rotatePoint, unionBounds } from './geometry.ts';
+import type { EditorState } from './store.ts';
+import { HANDLES, type Handle, handleVector } from './transform.ts';
+
+const HANDLE = 9;
+const ROTATE_OFFSET = 28;
+
+function handlePoints(
+  box: { x: number; y: number; width: number; height: number; rotation: number },
+  zoom: number,
+) {
+  const c = centerOf(box);
+  return HANDLES.map((handle) => {
+    const { hx, hy } = handleVector(handle);
+    const p = rotatePoint({ x: c.x + (hx * box.width) / 2, y: c.y + (hy * box.height) / 2 }, c, box.rotation);
+    return { handle, x: p.x * zoom, y: p.y * zoom };
+  });
+}
+
+const CURSORS: Record<Handle, string> = {
+  nw: 'nwse-resize',
+  se: 'nwse-resize',
+  ne: 'nesw-resize',
+  sw: 'nesw-resize',
+  n: 'ns-resize',
+  s: 'ns-resize',
+  e: 'ew-resize',
+  w: 'ew-resize',
+};
+
+const poly = (points: readonly Point[], zoom: number) =>
+  points.map((p) => `${p.x * zoom},${p.y * zoom}`).join(' ');
+
+export function Overlay({ state, page, selected }: { state: EditorState; page: Page; selected: Element[] }) {
+  const z = state.zoom;
+  const editable = !state.readOnly && selected.length > 0 && selected.every((el) => !el.locked);
+  const [only] = selected;
+  const single = selected.length === 1 && only ? only : null;
+  return (
+    <svg class="pe-overlay" width={page.width * z} height={page.height * z} aria-hidden="true">
+      {selected.map((el) =>
+        el.type === 'line' ? (
+          <polyline key={el.id} points={poly(lineEnds(el), z)} class="pe-outline" />
+        ) : (
+          <polygon
+            key={el.id}
+            points={poly(cornersOf(el), z)}
+            class={el.locked ? 'pe-outline is-locked' : 'pe-outline'}
+          />
+        ),
+      )}
+      {selected.length > 1 && <GroupBox elements={selected} zoom={z} editable={editable} />}
+      {single && editable && single.type !== 'line' && <BoxHandles el={single} zoom={z} />}
+      {single &&
+        editable &&
+        single.type === 'line' &&
+        lineEnds(single).map((p, i) => (
+          <circle
+            key={i === 0 ? 'start' : 'end'}
+            class="pe-handle"
+            data-end={i === 0 ? 'start' : 'end'}
+            cx={p.x * z}
+            cy={p.y * z}
+            r={HANDLE / 2 + 1}
+            style={{ cursor: 'crosshair' }}
+          />
+        ))}
+      {state.guides.map((g) =>
+        g.axis === 'x' ? (
+          <line
+            key={`x${g.position}`}
+            class="pe-guide"
+            x1={g.position * z}
+            x2={g.position * z}
+            y1={0}
+            y2={page.height * z}
+          />
+        ) : (
+          <line
+            key={`y${g.position}`}
+            class="pe-guide"
+            y1={g.position * z}
+            y2={g.position * z}
+            x1={0}
+            x2={page.width * z}
+          />
+        ),
+      )}
+      {state.marquee && (
+        <rect
+          class="pe-marquee"
+          x={state.marquee.x * z}
+          y={state.marquee.y * z}
+          width={state.marquee.width * z}
+          height={state.marquee.height * z}
+        />
+      )}
+    </svg>
+  );
+}
+
+function BoxHandles({ el, zoom }: { el: Element; zoom: number }) {
+  const c = centerOf(el);
+  const top = rotatePoint({ x: c.x, y: el.y }, c, el.rotation);
+  // The rotate handle sits a fixed screen distance beyond the top edge, along the element's up.
+  const r = (el.rotation * Math.PI) / 180;
+  const knob = {
+    x: top.x * zoom + Math.sin(r) * ROTATE_OFFSET,
+    y: top.y * zoom - Math.cos(r) * ROTATE_OFFSET,
+  };
+  return (
+    <>
+      <line class="pe-outline" x1={top.x * zoom} y1={top.y * zoom} x2={knob.x} y2={knob.y} />
+      <circle class="pe-handle pe-rotate" data-rotate="1" cx={knob.x} cy={knob.y} r={HANDLE / 2 + 1} />
+      {handlePoints(el, zoom).map((h) => (
+        <rect
+          key={h.handle}
+          class="pe-handle"
+          data-handle={h.handle}
+          x={h.x - HANDLE / 2}
+          y={h.y - HANDLE / 2}
+          width={HANDLE}
+          height={HANDLE}
+          style={{ cursor: CURSORS[h.handle] }}
+        />
+      ))}
+    </>
+  );
+}
+
+function GroupBox({ elements, zoom, editable }: { elements: Element[]; zoom: number; editable: boolean }) {
+  const b = unionBounds(elements);
+  return (
+    <>
+      <rect class="pe-group" x={b.x * zoom} y={b.y * zoom} width={b.width * zoom} height={b.height * zoom} />
+      {editable &&
+        handlePoints({ ...b, rotation: 0 }, zoom).map((h) => (
+          <rect
+            key={h.handle}
+            class="pe-handle"
+            data-handle={h.handle}
+            x={h.x - HANDLE / 2}
+            y={h.y - HANDLE / 2}
+            width={HANDLE}
+            height={HANDLE}
+            style={{ cursor: CURSORS[h.handle] }}
+          />
+        ))}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * The contract between the studio shell (studio/src/app: API, autosave, template browser, branding,
+ * downloads, the host bridge) and the editor (studio/src/editor: canvas, selection, panels, undo).
+ * The shell owns every network call; the editor owns the document while it is open and reports
+ * each committed edit through `onChange`. Neither imports the other's internals.
+ */
+import type { DesignDocument } from '../../../src/engine/browser.ts';
+
+/** An asset as the embed asset routes return it. */
+export interface StudioAsset {
+  id: string;
+  kind: 'image' | 'font';
+  mimeType: string;
+  url: string;
+  width?: number;
+  height?: number;
+  fontFamily?: string;
+}
+
+export interface EditorAssets {
+  list(): Promise<StudioAsset[]>;
+  upload(file: File): Promise<StudioAsset>;
+}
+
+export interface EditorOptions {
+  /** The template's normalised document, as GET returned it. */
+  document: DesignDocument;
+  /** A shared template seen by an end-user: viewable, not editable (the shell offers "duplicate"). */
+  readOnly: boolean;
+  features: { assetPicker: boolean; smartResize: boolean };
+  /** null when the asset picker is off. */
+  assets: EditorAssets | null;
+  /**
+   * An image for a document `src` (`asset:<id>`, an https URL, a data: URI), loaded through the
+   * service's own origin; rejects when it cannot be loaded (the editor draws a placeholder).
+   */
+  loadImage(src: string): Promise<CanvasImageSource & { width: number; height: number }>;
+  /** Resolves once the bundled fonts (the server's own TTF files) are loaded as FontFaces. */
+  fontsReady: Promise<void>;
+  /** Every committed edit (not every pointer move): the shell autosaves the latest. */
+  onChange(document: DesignDocument): void;
+  /** Smart resize asked for a new template of another size (a new page is added by the editor). */
+  onResizeToNewTemplate?(document: DesignDocument): void;
+}
+
+export interface EditorHandle {
+  getDocument(): DesignDocument;
+  /** Replaces the document (after a reload or a conflict resolution); clears undo history. */
+  setDocument(document: DesignDocument, readOnly?: boolean): void;
+  destroy(): void;
+}
+
+export type MountEditor = (root: HTMLElement, options: EditorOptions) => EditorHandle;
