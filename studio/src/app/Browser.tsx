@@ -85,11 +85,14 @@ export function Browser({ api, brand, onReady, onOpen, onError }: Props) {
                 type="button"
                 class="preset"
                 disabled={busy}
-                aria-label={`New ${preset.label}, ${preset.width} by ${preset.height}`}
                 onClick={() => void create(preset.label, preset.width, preset.height)}
               >
                 <span class="preset-shape" style={{ aspectRatio: `${preset.width} / ${preset.height}` }} />
-                <span class="preset-label">{preset.label}</span>
+                {/* The accessible name is the visible text, with "New" for screen readers. */}
+                <span class="preset-label">
+                  <span class="visually-hidden">New </span>
+                  {preset.label}
+                </span>
                 <span class="preset-size">
                   {preset.width} × {preset.height}
                 </span>

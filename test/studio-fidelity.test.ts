@@ -1,0 +1,220 @@
+/**
+ * Fidelity of the studio canvas against the server's renderer: for each fixture document (text
+ * with fallback fonts, rotation, a data: PNG image, inline SVG, a QR code) the template is opened in
+ * the embedded studio at 100% zoom with devicePixelRatio 1, the canvas pixels are read, the server
+ * renders the same template to PNG, and pixelmatch (threshold 0.1) must find under 0.5% of the
+ * pixels differing. The ratios are printed.
+ */
+import pixelmatch from 'pixelmatch';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asSession, createEmbed, mint } from './harness/embeds.ts';
+import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+import {
+  chromiumMissing,
+  ensureStudioBuilt,
+  type HostPage,
+  launchChromium,
+  openStudio,
+  startHostPage,
+} from './harness/studio.ts';
+
+if (chromiumMissing) console.log(`studio fidelity test skipped: ${chromiumMissing}`);
+
+const W = 400;
+const H = 300;
+const MAX_RATIO = 0.005;
+
+function gradientPng(): string {
+  const png = new PNG({ width: 40, height: 30 });
+  for (let y = 0; y < 30; y++)
+    for (let x = 0; x < 40; x++) {
+      const i = (y * 40 + x) * 4;
+      png.data[i] = Math.round((x / 39) * 255);
+      png.data[i + 1] = Math.round((y / 29) * 255);
+      png.data[i + 2] = (x >> 3) % 2 === (y >> 3) % 2 ? 200 : 60;
+      png.data[i + 3] = 255;
+    }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
+function page(elements: object[]) {
+  return {
+    schemaVersion: 1,
+    activePageId: 'p1',
+    pages: [{ id: 'p1', name: 'Fixture', width: W, height: H, background: '#ffffff', elements }],
+  };
+}
+
+const FIXTURES: Record<string, object> = {
+  'text with fallback fonts (Latin, CJK, emoji)': page([
+    {
+      id: 't1',
+      type: 'text',
+      x: 20,
+      y: 20,
+      width: 360,
+      height: 120,
+      text: 'Hello 你好世界 🎉',
+      fontFamily: 'Inter',
+      fontSize: 36,
+      fontWeight: 700,
+      color: '#1d1d35',
+    },
+    {
+      id: 't2',
+      type: 'text',
+      x: 20,
+      y: 150,
+      width: 360,
+      height: 120,
+      text: 'Grüße, こんにちは ✨ 123',
+      fontFamily: 'Roboto',
+      fontSize: 28,
+      color: '#0f766e',
+      align: 'center',
+    },
+  ]),
+  'rotated rect and text': page([
+    { id: 'r1', type: 'rect', x: 120, y: 70, width: 160, height: 160, fill: '#e0b872', rotation: 30 },
+    {
+      id: 't1',
+      type: 'text',
+      x: 60,
+      y: 120,
+      width: 280,
+      height: 60,
+      text: 'Rotated',
+      fontFamily: 'Inter',
+      fontSize: 40,
+      color: '#1d1d35',
+      rotation: -15,
+      align: 'center',
+    },
+  ]),
+  'image from a data: PNG': page([
+    { id: 'i1', type: 'image', x: 40, y: 30, width: 320, height: 240, src: gradientPng(), fit: 'cover' },
+  ]),
+  'inline SVG element': page([
+    {
+      id: 's1',
+      type: 'svg',
+      x: 50,
+      y: 25,
+      width: 300,
+      height: 250,
+      svg: "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 120 100'><rect x='5' y='5' width='110' height='90' rx='12' fill='#5b8def'/><circle cx='60' cy='50' r='30' fill='#ffffff' stroke='#1d1d35' stroke-width='4'/><path d='M20 90 L60 20 L100 90 Z' fill='none' stroke='#e0b872' stroke-width='3'/></svg>",
+    },
+  ]),
+  'QR code': page([
+    {
+      id: 'q1',
+      type: 'qr',
+      x: 75,
+      y: 25,
+      width: 250,
+      height: 250,
+      value: 'https://platen.example.com/fidelity',
+      color: '#1d1d35',
+      background: '#ffffff',
+    },
+  ]),
+};
+
+describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium, pixelmatch)', () => {
+  let server: TestServer;
+  let host: HostPage;
+  let browser: Browser;
+  let tab: Page;
+  let key: string;
+  let embedId: string;
+  let token: string;
+
+  beforeAll(async () => {
+    await ensureStudioBuilt();
+    server = await startTestServer();
+    host = await startHostPage(server.base);
+    browser = await launchChromium();
+    tab = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
+    const ws = await workspaceWithKey(server.base, { credits: 1000 });
+    key = ws.key;
+    embedId = (await createEmbed(server.base, ws.workspaceId)).id;
+    token = await mint(server.base, embedId, 'fidelity-user');
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    await server?.close();
+  });
+
+  /** The canvas backing store as PNG bytes, once two reads in a row agree (fonts and images loaded). */
+  async function canvasPng(frame: Frame): Promise<PNG> {
+    const read = () =>
+      frame.evaluate(() => {
+        const canvas = document.querySelector<HTMLCanvasElement>('canvas[role="img"]');
+        return canvas ? canvas.toDataURL('image/png') : '';
+      });
+    let previous = '';
+    for (let i = 0; i < 20; i++) {
+      await frame.page().waitForTimeout(400);
+      const current = await read();
+      if (current && current === previous) break;
+      previous = current;
+    }
+    return PNG.sync.read(Buffer.from(previous.split(',')[1] ?? '', 'base64'));
+  }
+
+  async function serverPng(templateId: string): Promise<PNG> {
+    let res = await http(server.base, 'POST', `/v1/templates/${templateId}/render`, {
+      body: { format: 'png' },
+      headers: bearer(key),
+    });
+    if (res.status !== 200 && res.status !== 201)
+      throw new Error(`render: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
+    if (res.headers.get('content-type')?.startsWith('image/png')) return PNG.sync.read(res.bytes);
+    const url = String(res.json.url);
+    res = await http(server.base, 'GET', url.replace(/^https?:\/\/[^/]+/, ''), { headers: bearer(key) });
+    if (res.status !== 200) throw new Error(`file: ${res.status} ${res.bytes.toString().slice(0, 300)}`);
+    return PNG.sync.read(res.bytes);
+  }
+
+  const ratios: Record<string, number> = {};
+
+  for (const [name, document] of Object.entries(FIXTURES)) {
+    it(`${name}: canvas and server PNG differ in under 0.5% of pixels`, async () => {
+      const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
+        body: { name, document },
+      });
+      expect(created.status, created.bytes.toString()).toBe(201);
+      const templateId = String(created.json.id);
+
+      const { frame } = await openStudio(tab, host, { embedId, token, templateId });
+      await frame.getByRole('img', { name: /^Page / }).waitFor();
+      const zoom = frame.getByRole('button', { name: /^Zoom \d+%, set to 100%$/ });
+      await zoom.click();
+      await expect.poll(() => zoom.getAttribute('aria-label')).toBe('Zoom 100%, set to 100%');
+      const studio = await canvasPng(frame);
+      const rendered = await serverPng(templateId);
+
+      expect([studio.width, studio.height]).toEqual([W, H]);
+      expect([rendered.width, rendered.height]).toEqual([W, H]);
+      const diff = new PNG({ width: W, height: H });
+      const differing = pixelmatch(studio.data, rendered.data, diff.data, W, H, { threshold: 0.1 });
+      const ratio = differing / (W * H);
+      ratios[name] = ratio;
+      console.info(`[fidelity] ${name}: ${(ratio * 100).toFixed(3)}% of pixels differ (${differing})`);
+      if (process.env.PLATEN_FIDELITY_DIFFS === '1') {
+        const { writeFileSync, mkdirSync } = await import('node:fs');
+        mkdirSync('/tmp/fidelity', { recursive: true });
+        const slug = name.replace(/\W+/g, '-');
+        writeFileSync(`/tmp/fidelity/${slug}-studio.png`, PNG.sync.write(studio));
+        writeFileSync(`/tmp/fidelity/${slug}-server.png`, PNG.sync.write(rendered));
+        writeFileSync(`/tmp/fidelity/${slug}-diff.png`, PNG.sync.write(diff));
+      }
+      expect(ratio).toBeLessThan(MAX_RATIO);
+    }, 60_000);
+  }
+
+  afterAll(() => console.info('[fidelity] ratios', ratios));
+});
