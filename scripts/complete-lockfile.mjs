@@ -20,12 +20,35 @@ const platforms = {
   'win32-arm64-msvc': [['win32'], ['arm64']],
   'win32-x64-msvc': [['win32'], ['x64']],
 };
-const canvas = lock.packages['node_modules/@napi-rs/canvas'];
+/** os/cpu/libc of an optional platform package from its name (`…-linux-arm64-musl`), or null. */
+const OSES = [
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'win32',
+  'openbsd',
+  'netbsd',
+  'openharmony',
+  'sunos',
+  'aix',
+];
+const CPUS = ['arm64', 'arm', 'x64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'mips64el'];
+function platformOf(name) {
+  const tokens = name.split('/').pop().split('-');
+  const os = tokens.find((t) => OSES.includes(t));
+  const cpu = tokens.find((t) => CPUS.includes(t));
+  if (!os || !cpu) return null;
+  const libc =
+    tokens.includes('musl') || tokens.includes('musleabihf') ? 'musl' : os === 'linux' ? 'glibc' : null;
+  return [[os], [cpu], ...(libc ? [[libc]] : [])];
+}
+
 const added = [];
-for (const [name, version] of Object.entries(canvas?.optionalDependencies ?? {})) {
+function addMissing(name, version, known) {
   const key = `node_modules/${name}`;
-  const platform = platforms[name.replace('@napi-rs/canvas-', '')];
-  if (lock.packages[key] || !platform) continue;
+  const platform = known ?? platformOf(name);
+  if (lock.packages[key] || !platform || !/^\d/.test(version)) return;
   const [os, cpu, libc] = platform;
   lock.packages[key] = {
     version,
@@ -34,9 +57,18 @@ for (const [name, version] of Object.entries(canvas?.optionalDependencies ?? {})
     optional: true,
     os,
     ...(libc ? { libc } : {}),
-    engines: { node: '>= 10' },
   };
   added.push(name);
+}
+
+const canvas = lock.packages['node_modules/@napi-rs/canvas'];
+for (const [name, version] of Object.entries(canvas?.optionalDependencies ?? {}))
+  addMissing(name, version, platforms[name.replace('@napi-rs/canvas-', '')]);
+// The same gap for other packages' platform builds (rollup's, for Vite): every top-level optional
+// dependency whose name says its platform.
+for (const [key, entry] of Object.entries(lock.packages)) {
+  if (!key.startsWith('node_modules/') || key.split('node_modules/').length > 2) continue;
+  for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) addMissing(name, version);
 }
 const entries = Object.entries(lock.packages).sort(([a], [b]) =>
   a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1,
