@@ -137,6 +137,7 @@ export async function createServices(
     assets: new AssetService(store, files, {
       maxBytes: config.PLATEN_MAX_ASSET_BYTES,
       baseUrl: config.baseUrl,
+      allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
     }),
     pool,
     limiter,

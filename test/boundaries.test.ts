@@ -23,7 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   credits: ['core', 'store'],
   workspaces: ['core', 'store', 'credits', 'auth'],
   templates: ['core', 'design', 'store', 'auth', 'http'],
-  assets: ['core', 'store', 'files', 'auth', 'http'],
+  assets: ['core', 'design', 'engine', 'outbound', 'store', 'files', 'auth', 'http'],
   renders: [
     'core',
     'design',

@@ -7,7 +7,7 @@
  * Every `embedSession` route must have a check here (a new route without one fails the suite).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simpleDocument } from './fixtures/samples.ts';
+import { DEJAVU_TTF, PNG_1X1, simpleDocument } from './fixtures/samples.ts';
 import { backends } from './harness/backends.ts';
 import {
   asSession,
@@ -189,6 +189,52 @@ for (const backend of backends) {
           );
           expect(all).toEqual(expect.arrayContaining([ids.A, ids.B, ids.C, ids.workspace]));
           expect(all).not.toContain(ids.D);
+        },
+        'GET /v1/embed/:embedId/images': async () => {
+          const ids = {} as Record<Actor | 'workspace', string>;
+          for (const actor of ACTORS)
+            ids[actor] = (
+              await uploadPng(server.base, embedPath(actor, '/assets'), bearer(tokenOf[actor]))
+            ).json.id;
+          ids.workspace = (await uploadPng(server.base, '/v1/assets', bearer(ws1.key))).json.id;
+          for (const actor of ACTORS) {
+            const got = [];
+            for (const owner of ['A', 'B', 'C', 'D', 'workspace'] as const) {
+              const src = encodeURIComponent(`asset:${ids[owner]}`);
+              const res = await as(actor)('GET', embedPath(actor, `/images?src=${src}`));
+              if (res.status === 200) {
+                expect(res.headers.get('content-type')).toBe('image/png');
+                expect(res.bytes.equals(Buffer.from(PNG_1X1))).toBe(true);
+                got.push(owner);
+              } else expect([res.status, res.json.error.code]).toEqual([404, 'NOT_FOUND']);
+            }
+            const want = (['A', 'B', 'C', 'D', 'workspace'] as const).filter(
+              (owner) => owner === actor || (owner === 'workspace' && actor !== 'D'),
+            );
+            expect([actor, got]).toEqual([actor, want]);
+          }
+        },
+        'GET /v1/embed/:embedId/fonts': async () => {
+          const upload = (path: string, token: string, family: string) =>
+            http(server.base, 'POST', `${path}?family=${encodeURIComponent(family)}`, {
+              raw: DEJAVU_TTF(),
+              headers: { ...bearer(token), 'content-type': 'font/ttf' },
+            });
+          for (const actor of ACTORS)
+            expect((await upload(embedPath(actor, '/assets'), tokenOf[actor], `Font ${actor}`)).status).toBe(
+              201,
+            );
+          expect((await upload('/v1/assets', ws1.key, 'Font workspace')).status).toBe(201);
+          for (const actor of ACTORS) {
+            const res = await as(actor)('GET', embedPath(actor, '/fonts'));
+            expect(res.status).toBe(200);
+            const families = (res.json.items as { family: string; url: string }[])
+              .map((font) => font.family)
+              .filter((family) => family.startsWith('Font '))
+              .sort();
+            const want = actor === 'D' ? ['Font D'] : ['Font workspace', `Font ${actor}`].sort();
+            expect([actor, families]).toEqual([actor, want]);
+          }
         },
       };
 

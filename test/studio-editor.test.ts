@@ -109,4 +109,37 @@ describe.skipIf(!present)('studio editor on its dev page (skipped when /usr/bin/
     expect(reordered.elements.findIndex((el) => el.id === rect?.id)).toBe(added.elements.length - 2);
     expect(reordered.changes).toBe(added.changes + 1);
   });
+
+  it('rotates a multiple selection as one piece with the group knob', async () => {
+    const canvas = await screen(540, 540);
+    await page.mouse.click(canvas.x, canvas.y);
+    await page.keyboard.press('Control+a');
+    const before = await doc();
+    const knob = page.locator('circle[data-rotate]');
+    await expect.poll(() => knob.count()).toBe(1);
+    const box = await knob.boundingBox();
+    if (!box) throw new Error('no rotate knob');
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const centre = await page.locator('rect.pe-group').boundingBox();
+    if (!centre) throw new Error('no group box');
+    // A quarter turn clockwise: from above the centre to its right, shift snapping to 15°.
+    const pivot = { x: centre.x + centre.width / 2, y: centre.y + centre.height / 2 };
+    const to = { x: pivot.x + (pivot.y - from.y), y: pivot.y };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.keyboard.down('Shift');
+    await page.mouse.move(to.x, to.y, { steps: 12 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const after = await doc();
+    expect(after.changes).toBe(before.changes + 1);
+    for (const el of before.elements) {
+      const turned = byId(after.elements, el.id);
+      if (el.locked) continue;
+      const delta = (((turned?.rotation ?? 0) - el.rotation + 540) % 360) - 180;
+      expect([el.id, delta]).toEqual([el.id, 90]);
+    }
+    await page.keyboard.press('Control+z');
+    expect((await doc()).elements.map((el) => el.rotation)).toEqual(before.elements.map((el) => el.rotation));
+  });
 });

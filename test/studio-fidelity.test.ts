@@ -1,16 +1,28 @@
 /**
  * Fidelity of the studio canvas against the server's renderer: for each fixture document (text
- * with fallback fonts, rotation, a data: PNG image, inline SVG, a QR code) the template is opened in
+ * with fallback fonts, rotation, a data: PNG image, a remote image, inline SVG, a QR code, a font
+ * family the workspace uploaded in two weights) the template is opened in
  * the embedded studio at 100% zoom with devicePixelRatio 1, the canvas pixels are read, the server
  * renders the same template to PNG, and pixelmatch (threshold 0.1) must find under 0.5% of the
  * pixels differing. The ratios are printed.
  */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import pixelmatch from 'pixelmatch';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asSession, createEmbed, mint } from './harness/embeds.ts';
-import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+import {
+  bearer,
+  freePort,
+  http,
+  startTestServer,
+  type TestServer,
+  workspaceWithKey,
+} from './harness/server.ts';
 import {
   chromiumMissing,
   ensureStudioBuilt,
@@ -20,13 +32,15 @@ import {
   startHostPage,
 } from './harness/studio.ts';
 
+const require = createRequire(import.meta.url);
+
 if (chromiumMissing) console.log(`studio fidelity test skipped: ${chromiumMissing}`);
 
 const W = 400;
 const H = 300;
 const MAX_RATIO = 0.005;
 
-function gradientPng(): string {
+function gradientPng(): Buffer {
   const png = new PNG({ width: 40, height: 30 });
   for (let y = 0; y < 30; y++)
     for (let x = 0; x < 40; x++) {
@@ -36,8 +50,18 @@ function gradientPng(): string {
       png.data[i + 2] = (x >> 3) % 2 === (y >> 3) % 2 ? 200 : 60;
       png.data[i + 3] = 255;
     }
-  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+  return PNG.sync.write(png);
 }
+
+const dataUri = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+
+/** What fixtures may refer to: where the loopback "internet" serves the remote image. */
+interface FixtureContext {
+  originBase: string;
+}
+
+const DEJAVU_SERIF = (name: string) =>
+  readFileSync(join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', name));
 
 function page(elements: object[]) {
   return {
@@ -47,79 +71,135 @@ function page(elements: object[]) {
   };
 }
 
-const FIXTURES: Record<string, object> = {
-  'text with fallback fonts (Latin, CJK, emoji)': page([
-    {
-      id: 't1',
-      type: 'text',
-      x: 20,
-      y: 20,
-      width: 360,
-      height: 120,
-      text: 'Hello 你好世界 🎉',
-      fontFamily: 'Inter',
-      fontSize: 36,
-      fontWeight: 700,
-      color: '#1d1d35',
-    },
-    {
-      id: 't2',
-      type: 'text',
-      x: 20,
-      y: 150,
-      width: 360,
-      height: 120,
-      text: 'Grüße, こんにちは ✨ 123',
-      fontFamily: 'Roboto',
-      fontSize: 28,
-      color: '#0f766e',
-      align: 'center',
-    },
-  ]),
-  'rotated rect and text': page([
-    { id: 'r1', type: 'rect', x: 120, y: 70, width: 160, height: 160, fill: '#e0b872', rotation: 30 },
-    {
-      id: 't1',
-      type: 'text',
-      x: 60,
-      y: 120,
-      width: 280,
-      height: 60,
-      text: 'Rotated',
-      fontFamily: 'Inter',
-      fontSize: 40,
-      color: '#1d1d35',
-      rotation: -15,
-      align: 'center',
-    },
-  ]),
-  'image from a data: PNG': page([
-    { id: 'i1', type: 'image', x: 40, y: 30, width: 320, height: 240, src: gradientPng(), fit: 'cover' },
-  ]),
-  'inline SVG element': page([
-    {
-      id: 's1',
-      type: 'svg',
-      x: 50,
-      y: 25,
-      width: 300,
-      height: 250,
-      svg: "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 120 100'><rect x='5' y='5' width='110' height='90' rx='12' fill='#5b8def'/><circle cx='60' cy='50' r='30' fill='#ffffff' stroke='#1d1d35' stroke-width='4'/><path d='M20 90 L60 20 L100 90 Z' fill='none' stroke='#e0b872' stroke-width='3'/></svg>",
-    },
-  ]),
-  'QR code': page([
-    {
-      id: 'q1',
-      type: 'qr',
-      x: 75,
-      y: 25,
-      width: 250,
-      height: 250,
-      value: 'https://platen.example.com/fidelity',
-      color: '#1d1d35',
-      background: '#ffffff',
-    },
-  ]),
+const FIXTURES: Record<string, (context: FixtureContext) => object> = {
+  'text with fallback fonts (Latin, CJK, emoji)': () =>
+    page([
+      {
+        id: 't1',
+        type: 'text',
+        x: 20,
+        y: 20,
+        width: 360,
+        height: 120,
+        text: 'Hello 你好世界 🎉',
+        fontFamily: 'Inter',
+        fontSize: 36,
+        fontWeight: 700,
+        color: '#1d1d35',
+      },
+      {
+        id: 't2',
+        type: 'text',
+        x: 20,
+        y: 150,
+        width: 360,
+        height: 120,
+        text: 'Grüße, こんにちは ✨ 123',
+        fontFamily: 'Roboto',
+        fontSize: 28,
+        color: '#0f766e',
+        align: 'center',
+      },
+    ]),
+  'rotated rect and text': () =>
+    page([
+      { id: 'r1', type: 'rect', x: 120, y: 70, width: 160, height: 160, fill: '#e0b872', rotation: 30 },
+      {
+        id: 't1',
+        type: 'text',
+        x: 60,
+        y: 120,
+        width: 280,
+        height: 60,
+        text: 'Rotated',
+        fontFamily: 'Inter',
+        fontSize: 40,
+        color: '#1d1d35',
+        rotation: -15,
+        align: 'center',
+      },
+    ]),
+  'image from a data: PNG': () =>
+    page([
+      {
+        id: 'i1',
+        type: 'image',
+        x: 40,
+        y: 30,
+        width: 320,
+        height: 240,
+        src: dataUri(gradientPng()),
+        fit: 'cover',
+      },
+    ]),
+  'remote image (fetched through the service)': ({ originBase }) =>
+    page([
+      {
+        id: 'i1',
+        type: 'image',
+        x: 30,
+        y: 20,
+        width: 340,
+        height: 260,
+        src: `${originBase}/gradient.png`,
+        fit: 'contain',
+        rotation: 8,
+      },
+    ]),
+  "the workspace's uploaded font family, two weights": () =>
+    page([
+      {
+        id: 't1',
+        type: 'text',
+        x: 20,
+        y: 20,
+        width: 360,
+        height: 110,
+        text: 'Brand Serif regular',
+        fontFamily: 'Brand Serif',
+        fontSize: 34,
+        color: '#1d1d35',
+      },
+      {
+        id: 't2',
+        type: 'text',
+        x: 20,
+        y: 160,
+        width: 360,
+        height: 110,
+        text: 'Brand Serif bold',
+        fontFamily: 'Brand Serif',
+        fontSize: 34,
+        fontWeight: 700,
+        color: '#0f766e',
+      },
+    ]),
+  'inline SVG element': () =>
+    page([
+      {
+        id: 's1',
+        type: 'svg',
+        x: 50,
+        y: 25,
+        width: 300,
+        height: 250,
+        svg: "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 120 100'><rect x='5' y='5' width='110' height='90' rx='12' fill='#5b8def'/><circle cx='60' cy='50' r='30' fill='#ffffff' stroke='#1d1d35' stroke-width='4'/><path d='M20 90 L60 20 L100 90 Z' fill='none' stroke='#e0b872' stroke-width='3'/></svg>",
+      },
+    ]),
+  'QR code': () =>
+    page([
+      {
+        id: 'q1',
+        type: 'qr',
+        x: 75,
+        y: 25,
+        width: 250,
+        height: 250,
+        value: 'https://platen.example.com/fidelity',
+        color: '#1d1d35',
+        background: '#ffffff',
+      },
+    ]),
 };
 
 describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium, pixelmatch)', () => {
@@ -130,8 +210,19 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
   let key: string;
   let embedId: string;
   let token: string;
+  let origin: Server;
+  const context: FixtureContext = { originBase: '' };
 
   beforeAll(async () => {
+    // The remote image's host: loopback stands in for the internet (PLATEN_ALLOW_PRIVATE_URLS).
+    const gradient = gradientPng();
+    origin = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/png' });
+      response.end(gradient);
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => origin.listen(port, '127.0.0.1', resolve));
+    context.originBase = `http://127.0.0.1:${port}`;
     await ensureStudioBuilt();
     server = await startTestServer();
     host = await startHostPage(server.base);
@@ -141,8 +232,16 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
     key = ws.key;
     embedId = (await createEmbed(server.base, ws.workspaceId)).id;
     token = await mint(server.base, embedId, 'fidelity-user');
+    for (const file of ['DejaVuSerif.ttf', 'DejaVuSerif-Bold.ttf']) {
+      const upload = await http(server.base, 'POST', '/v1/assets?family=Brand%20Serif', {
+        raw: DEJAVU_SERIF(file),
+        headers: { ...bearer(key), 'content-type': 'font/ttf' },
+      });
+      expect(upload.status).toBe(201);
+    }
   }, 120_000);
   afterAll(async () => {
+    await new Promise((resolve) => origin?.close(resolve));
     await browser?.close();
     await host?.close();
     await server?.close();
@@ -181,10 +280,10 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
 
   const ratios: Record<string, number> = {};
 
-  for (const [name, document] of Object.entries(FIXTURES)) {
+  for (const [name, fixture] of Object.entries(FIXTURES)) {
     it(`${name}: canvas and server PNG differ in under 0.5% of pixels`, async () => {
       const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-        body: { name, document },
+        body: { name, document: fixture(context) },
       });
       expect(created.status, created.bytes.toString()).toBe(201);
       const templateId = String(created.json.id);

@@ -5,7 +5,7 @@
 import type { Feature } from '../http/context.ts';
 import { assetRoutes, assetsTag } from './routes.ts';
 
-export { acceptUploads, assetSchema, readUpload } from './routes.ts';
+export { acceptUploads, assetSchema, readUpload, uploadQuery } from './routes.ts';
 
 import type { AssetService } from './service.ts';
 

@@ -34,7 +34,7 @@ export const assetSchema = z
   .meta({ id: 'Asset' });
 
 const idParams = z.object({ id: z.string().max(200) });
-const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
+export const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
 const listQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),

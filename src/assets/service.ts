@@ -17,6 +17,7 @@ import type { FileStore } from '../files/index.ts';
 import type { AssetRow } from '../store/assets.ts';
 import type { Store } from '../store/index.ts';
 import { decodeCursor } from '../store/paging.ts';
+import { DesignInputs, type FontFaceInfo, type SourceImage } from './design-inputs.ts';
 import { fontFamilyName } from './font-name.ts';
 import { sniff } from './sniff.ts';
 
@@ -68,11 +69,30 @@ export interface UploadInput {
 }
 
 export class AssetService {
+  private readonly inputs: DesignInputs;
+
   constructor(
     private readonly store: Store,
     private readonly files: FileStore,
-    private readonly limits: { maxBytes: number; baseUrl: string },
-  ) {}
+    private readonly limits: { maxBytes: number; baseUrl: string; allowPrivateUrls?: boolean },
+  ) {
+    this.inputs = new DesignInputs({
+      store,
+      files,
+      fileUrl: (key) => fileUrl(limits.baseUrl, key),
+      allowPrivateUrls: limits.allowPrivateUrls ?? false,
+    });
+  }
+
+  /** The uploaded font families a render by this principal uses (the studio loads the same files). */
+  fontFaces(principal: Principal): Promise<FontFaceInfo[]> {
+    return this.inputs.fonts(principal);
+  }
+
+  /** The bytes of a design's image `src` as a render by this principal would draw it. */
+  sourceImage(principal: Principal, src: string): Promise<SourceImage> {
+    return this.inputs.image(principal, src);
+  }
 
   async upload(principal: Principal, input: UploadInput): Promise<AssetResponse> {
     if (input.bytes.length === 0) {

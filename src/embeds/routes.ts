@@ -4,10 +4,10 @@
  * the template, asset or render service with the session's principal, which carries the end-user:
  * visibility, ownership and credits are the services' rules, written once.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AssetService, acceptUploads, assetSchema, readUpload } from '../assets/index.ts';
+import { type AssetService, acceptUploads, assetSchema, readUpload, uploadQuery } from '../assets/index.ts';
 import { requirePrincipal } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
@@ -236,8 +236,10 @@ async function assetRoutes(root: FastifyInstance, services: EmbedRouteServices):
       schema: operation({
         id: 'uploadEmbedAsset',
         summary: 'Upload an image or font for the end-user',
+        description: '`?family=` names a font (needed for WOFF2); otherwise its name table does.',
         tag,
         params: embedParams,
+        querystring: uploadQuery,
         rawBody: {
           'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
         },
@@ -247,9 +249,75 @@ async function assetRoutes(root: FastifyInstance, services: EmbedRouteServices):
     },
     async (request, reply) => {
       const bytes = await readUpload(request);
-      const asset = await services.assets.upload(requirePrincipal(request.principal), { bytes });
+      const asset = await services.assets.upload(requirePrincipal(request.principal), {
+        bytes,
+        fontFamily: request.query.family,
+      });
       return reply.status(201).send(asset);
     },
+  );
+}
+
+const imageQuery = z.object({ src: z.string().min(1).max(8192) }).strict();
+const fontFacesSchema = z
+  .object({
+    items: z.array(
+      z.object({ family: z.string(), assetId: z.string(), mimeType: z.string(), url: z.string() }),
+    ),
+  })
+  .meta({ id: 'EmbedFontFaces' });
+
+/**
+ * What the studio needs to draw a design exactly as the renderer does: the images its documents
+ * name and the workspace's uploaded fonts, under the render's own visibility rules. Reading a
+ * template is enough (a session that may open a design may see it drawn); remote fetches share the
+ * render rate limit, since each costs the service a bounded fetch.
+ */
+async function designInputRoutes(root: FastifyInstance, services: EmbedRouteServices): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/v1/embed/:embedId/images',
+    {
+      config: session('template:read'),
+      onRequest: perCallerRateLimit(services.limiter),
+      schema: operation({
+        id: 'getEmbedImage',
+        summary: "An image a design names, as the renderer would draw it (the studio's canvas)",
+        description:
+          '`src` is `asset:<id>` (an asset the session may use), a data URI, or an https URL fetched through the same SSRF guard and limits as renders; the answer is the image bytes, only when they sniff as PNG, JPEG, WebP, GIF or SVG.',
+        tag,
+        params: embedParams,
+        querystring: imageQuery,
+        rawResponse: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
+        response: {},
+        errors: [400, 401, 403, 404, 422, 429],
+      }),
+    },
+    async (request, reply) => {
+      const image = await services.assets.sourceImage(requirePrincipal(request.principal), request.query.src);
+      // The 200 is raw bytes, outside the typed (JSON) responses.
+      return (reply as FastifyReply)
+        .header('content-type', image.mimeType)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "sandbox; default-src 'none'")
+        .send(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength));
+    },
+  );
+  app.get(
+    '/v1/embed/:embedId/fonts',
+    {
+      config: session('template:read'),
+      schema: operation({
+        id: 'listEmbedFonts',
+        summary: "The workspace's uploaded fonts the session's designs render with",
+        tag,
+        params: embedParams,
+        response: { 200: fontFacesSchema },
+        errors: [401, 403, 404],
+      }),
+    },
+    async (request) => ({ items: await services.assets.fontFaces(requirePrincipal(request.principal)) }),
   );
 }
 
@@ -259,5 +327,6 @@ export function embedRoutes(services: EmbedRouteServices) {
     await app.register(async (scope) => templateRoutes(scope, services));
     await app.register(async (scope) => renderRoute(scope, services));
     await app.register(async (scope) => assetRoutes(scope, services));
+    await app.register(async (scope) => designInputRoutes(scope, services));
   };
 }

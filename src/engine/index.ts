@@ -3,6 +3,7 @@
  * (CLI, tests) or on a bounded pool of render processes (the service). See docs/rendering.md.
  */
 export { BUNDLED_FAMILIES, scopedAlias } from './backends/fonts.ts';
+export { decodeDataUri } from './backends/image-sources.ts';
 export { PoolOverloaded, RenderError, type RenderErrorDetails } from './errors.ts';
 export { renderLimits } from './limits.ts';
 export { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './pool/pool.ts';

@@ -80,6 +80,11 @@ export interface OperationSpec {
    * describes it, as an OpenAPI request body's `content` map.
    */
   rawBody?: Record<string, { schema: Record<string, unknown> }>;
+  /**
+   * A 200 the route sends as raw bytes (an image): how the document describes it, as a response's
+   * `content` map. Fastify gets no schema for it, so nothing serialises the bytes.
+   */
+  rawResponse?: Record<string, { schema: Record<string, unknown> }>;
   /** The success responses, by status. */
   response: Record<number, ZodType>;
   /** The error statuses this operation can answer (500 is added to every operation). */
@@ -87,6 +92,7 @@ export interface OperationSpec {
 }
 
 const RAW_BODY = 'x-raw-body';
+const RAW_RESPONSE = 'x-raw-response';
 const BODY_OPTIONAL = 'x-body-optional';
 const EXAMPLES = 'x-examples';
 
@@ -94,7 +100,7 @@ type Json = Record<string, unknown>;
 
 type OperationSchema<T extends OperationSpec> = Omit<
   T,
-  'id' | 'tag' | 'errors' | 'response' | 'rawBody' | 'bodyRequired'
+  'id' | 'tag' | 'errors' | 'response' | 'rawBody' | 'rawResponse' | 'bodyRequired'
 > & {
   operationId: string;
   tags: string[];
@@ -105,7 +111,7 @@ type OperationSchema<T extends OperationSpec> = Omit<
 
 /** A route's `schema` block: the spec's validation schemas plus what documents the operation. */
 export function operation<const T extends OperationSpec>(spec: T): OperationSchema<T> {
-  const { id, tag, errors, response, rawBody, bodyRequired, ...rest } = spec;
+  const { id, tag, errors, response, rawBody, rawResponse, bodyRequired, ...rest } = spec;
   const responses: Record<number, unknown> = {};
   for (const [key, schema] of Object.entries(response)) {
     const status = Number(key);
@@ -121,6 +127,7 @@ export function operation<const T extends OperationSpec>(spec: T): OperationSche
   return {
     ...rest,
     ...(rawBody ? { [RAW_BODY]: rawBody } : {}),
+    ...(rawResponse ? { [RAW_RESPONSE]: rawResponse } : {}),
     ...(bodyRequired === false ? { [BODY_OPTIONAL]: true } : {}),
     operationId: id,
     tags: [tag.name],
@@ -149,6 +156,13 @@ export const transformRoute = ((input: TransformInput) => {
   if (schema[RAW_BODY]) {
     schema.body = { content: schema[RAW_BODY] };
     delete schema[RAW_BODY];
+  }
+  if (schema[RAW_RESPONSE]) {
+    schema.response = {
+      200: { description: 'OK', content: schema[RAW_RESPONSE] },
+      ...(schema.response as Json),
+    };
+    delete schema[RAW_RESPONSE];
   }
   // A response schema's named examples (`x-examples` meta) belong to its media type.
   for (const response of Object.values((schema.response ?? {}) as Record<string, Json>)) {

@@ -84,7 +84,7 @@ const handle: EditorHandle = mountEditor(root, {
           },
         },
   loadImage,
-  fontsReady: loadFonts(),
+  fonts: { ready: loadFonts().then(() => []), loadFamily: async () => false },
   onChange: (doc) => changes.push(doc),
   onResizeToNewTemplate: (doc) => newTemplates.push(doc),
 });

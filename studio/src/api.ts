@@ -78,7 +78,18 @@ export interface Api {
   ): Promise<RenderResponse>;
   listAssets(): Promise<StudioAsset[]>;
   uploadAsset(file: File): Promise<StudioAsset>;
+  /** An image a design names (`asset:<id>` or an https URL), as the renderer would draw it. */
+  image(src: string): Promise<Blob>;
+  /** The workspace's uploaded fonts that renders for this session use. */
+  fonts(): Promise<WorkspaceFontFile[]>;
   setToken(token: string): void;
+}
+
+export interface WorkspaceFontFile {
+  family: string;
+  assetId: string;
+  mimeType: string;
+  url: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -174,6 +185,8 @@ export function createApi(embedId: string, onTokenExpired: () => void): Api {
         headers: { 'content-type': file.type || 'application/octet-stream' },
         body: file,
       }),
+    image: async (src) => (await send(`${base}/images?src=${encodeURIComponent(src)}`, {}, true)).blob(),
+    fonts: async () => (await json<{ items: WorkspaceFontFile[] }>(`${base}/fonts`)).items,
     setToken(next) {
       token = next;
       expiredReported = false;

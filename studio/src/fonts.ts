@@ -4,6 +4,11 @@
  * server does. Every face in the manifest is registered (lazily: the browser fetches nothing until
  * a face is loaded); `fontsFor(document)` loads the faces a document uses plus the fallback chain,
  * since loading all of them would be ~60 MB (the CJK family alone is 20 MB).
+ *
+ * The workspace's uploaded fonts come from the embed font list: each file is loaded as a FontFace
+ * under a studio alias (`Platen Workspace <family>`), weighted as the file declares, and the
+ * document's family names map to those aliases in the engine's catalogue, as the server maps them
+ * to its scoped aliases. Files of families the document uses are loaded at open, others on demand.
  */
 import {
   bundledFontCatalog,
@@ -14,6 +19,9 @@ import {
   FALLBACK_FAMILIES,
   resolveFamily,
 } from '../../src/engine/browser.ts';
+import type { Api, WorkspaceFontFile } from './api.ts';
+import { ownPath } from './app/images.ts';
+import { faceStyleOf } from './font-style.ts';
 
 interface ManifestFont {
   family: string;
@@ -63,8 +71,70 @@ function nearest(
 const CJK = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF]/u;
 const BEYOND_LATIN = /[^\u0020-\u024F\u2000-\u206F\s]/u;
 
-/** Loads the faces `doc` needs (its fonts at their weights and styles, then the fallback chain). */
-export async function fontsFor(doc: DesignDocument): Promise<void> {
+/** Document family name → the FontFace family the canvas must name, for uploaded fonts. */
+export type FamilyAliases = ReadonlyArray<readonly [string, string]>;
+
+export interface DocumentFonts {
+  /** Resolves once the document's faces are loaded, with the workspace families' aliases. */
+  ready: Promise<FamilyAliases>;
+  /** Loads an uploaded family picked after opening; resolves true when a face was added. */
+  loadFamily(family: string): Promise<boolean>;
+}
+
+const aliasOf = (family: string) => `Platen Workspace ${family.replace(/[^A-Za-z0-9 _-]/g, '_').trim()}`;
+
+async function addWorkspaceFace(file: WorkspaceFontFile): Promise<void> {
+  const path = ownPath(file.url);
+  if (!path) return;
+  const response = await fetch(path);
+  if (!response.ok) return;
+  const bytes = await response.arrayBuffer();
+  // Undeclared (WOFF2, odd files): one face serves every weight, as a lone face does on the server.
+  const declared = await faceStyleOf(bytes);
+  const face = new FontFace(aliasOf(file.family), bytes, {
+    weight: declared ? String(declared.weight) : '1 1000',
+    style: declared?.style ?? 'normal',
+  });
+  await face.load();
+  (document.fonts as FontFaceSet & { add(face: FontFace): void }).add(face);
+}
+
+function workspaceFonts(api: Api, used: ReadonlySet<string>) {
+  const files = api.fonts().catch(() => [] as WorkspaceFontFile[]);
+  const loaded = new Map<string, Promise<boolean>>();
+  const loadFamily = async (family: string): Promise<boolean> => {
+    const key = family.trim().toLowerCase();
+    let pending = loaded.get(key);
+    if (!pending) {
+      pending = files.then(async (all) => {
+        const mine = all.filter((file) => file.family.trim().toLowerCase() === key);
+        const results = await Promise.allSettled(mine.map(addWorkspaceFace));
+        return results.some((result) => result.status === 'fulfilled') && mine.length > 0;
+      });
+      loaded.set(key, pending);
+    }
+    return pending;
+  };
+  const ready = files.then(async (all) => {
+    await Promise.all([...used].map(loadFamily));
+    return all.map((file) => [file.family, aliasOf(file.family)] as const);
+  });
+  return { ready, loadFamily };
+}
+
+/** The bundled faces and uploaded families `doc` uses, loaded; later families on demand. */
+export function fontsFor(doc: DesignDocument, api: Api): DocumentFonts {
+  const used = new Set<string>();
+  for (const page of doc.pages)
+    for (const element of page.elements)
+      if (element.type === 'text') used.add(element.fontFamily.trim().toLowerCase());
+  const workspace = workspaceFonts(api, used);
+  const ready = Promise.all([bundledFacesFor(doc), workspace.ready]).then(([, aliases]) => aliases);
+  return { ready, loadFamily: workspace.loadFamily };
+}
+
+/** Loads the bundled faces `doc` needs (its fonts at their weights and styles, then the fallback chain). */
+async function bundledFacesFor(doc: DesignDocument): Promise<void> {
   const all = await registerFonts();
   const catalog = bundledFontCatalog();
   const wanted = new Set<FontFace>();

@@ -241,8 +241,48 @@ export interface paths {
         /** List the session's assets (the asset picker) */
         get: operations["listEmbedAssets"];
         put?: never;
-        /** Upload an image or font for the end-user */
+        /**
+         * Upload an image or font for the end-user
+         * @description `?family=` names a font (needed for WOFF2); otherwise its name table does.
+         */
         post: operations["uploadEmbedAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image a design names, as the renderer would draw it (the studio's canvas)
+         * @description `src` is `asset:<id>` (an asset the session may use), a data URI, or an https URL fetched through the same SSRF guard and limits as renders; the answer is the image bytes, only when they sniff as PNG, JPEG, WebP, GIF or SVG.
+         */
+        get: operations["getEmbedImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/fonts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's uploaded fonts the session's designs render with */
+        get: operations["listEmbedFonts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -664,6 +704,14 @@ export interface components {
             document: {
                 [key: string]: unknown;
             };
+        };
+        EmbedFontFaces: {
+            items: {
+                family: string;
+                assetId: string;
+                mimeType: string;
+                url: string;
+            }[];
         };
         User: {
             id: string;
@@ -2181,7 +2229,9 @@ export interface operations {
     };
     uploadEmbedAsset: {
         parameters: {
-            query?: never;
+            query?: {
+                family?: string;
+            };
             header?: never;
             path: {
                 embedId: string;
@@ -2250,6 +2300,151 @@ export interface operations {
             };
             /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedImage: {
+        parameters: {
+            query: {
+                src: string;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbedFonts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedFontFaces"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

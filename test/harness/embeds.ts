@@ -53,7 +53,10 @@ export function uploadPng(base: string, path: string, headers: Record<string, st
 }
 
 /** A request that succeeds for the owner, per embed-session route (`:embedId`, `:templateId` left in). */
-export const embedSamples: Record<string, RequestOptions> = {
+/** A request's options, plus a query string for routes that take one. */
+export type RouteSample = RequestOptions & { query?: string };
+
+export const embedSamples: Record<string, RouteSample> = {
   'GET /v1/embed/:embedId/templates': {},
   'POST /v1/embed/:embedId/templates': { body: { name: 'n', width: 40, height: 30 } },
   'GET /v1/embed/:embedId/templates/:templateId': {},
@@ -61,6 +64,10 @@ export const embedSamples: Record<string, RequestOptions> = {
   'POST /v1/embed/:embedId/templates/:templateId/render': { body: { format: 'png' } },
   'GET /v1/embed/:embedId/assets': {},
   'POST /v1/embed/:embedId/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
+  'GET /v1/embed/:embedId/images': {
+    query: `?src=${encodeURIComponent(`data:image/png;base64,${Buffer.from(PNG_1X1).toString('base64')}`)}`,
+  },
+  'GET /v1/embed/:embedId/fonts': {},
 };
 
 export const routeName = (route: RegisteredRoute) => `${route.method} ${route.url}`;
@@ -76,9 +83,12 @@ export function callRoute(
   ids: { embedId: string; templateId?: string },
   headers: Record<string, string>,
 ): Promise<HttpResult> {
-  const sample = embedSamples[routeName(route)] ?? {};
+  const { query = '', ...sample } = embedSamples[routeName(route)] ?? {};
   const path = route.url.replace(':embedId', ids.embedId).replace(':templateId', ids.templateId ?? 'none');
-  return http(server.base, route.method, path, { ...sample, headers: { ...sample.headers, ...headers } });
+  return http(server.base, route.method, path + query, {
+    ...sample,
+    headers: { ...sample.headers, ...headers },
+  });
 }
 
 const ISSUER = 'platen';

@@ -10,11 +10,11 @@ import type { DesignDocument } from '../../../src/engine/browser.ts';
 import { type Api, ApiError, type EmbedInfo, type Template } from '../api.ts';
 import type { Bridge } from '../bridge.ts';
 import type { EditorHandle } from '../editor/contract.ts';
+import { mountEditor } from '../editor/index.ts';
 import { fontsFor } from '../fonts.ts';
 import { Autosaver, recoverDraft, type SaveState } from './autosave.ts';
 import { ConflictDialog } from './ConflictDialog.tsx';
 import { DownloadMenu } from './DownloadMenu.tsx';
-import { mountEditor } from './editor-loader.ts';
 import { imageLoader } from './images.ts';
 import { SaveIndicator } from './SaveIndicator.tsx';
 
@@ -41,7 +41,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
 
   useEffect(() => {
     let cancelled = false;
-    const loadImage = imageLoader(api, info.assetPickerEnabled);
+    const loadImage = imageLoader(api);
     api.getTemplate(templateId).then(
       (loaded) => {
         if (cancelled || !host.current) return;
@@ -66,7 +66,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
             ? { list: () => api.listAssets(), upload: (f) => api.uploadAsset(f) }
             : null,
           loadImage,
-          fontsReady: fontsFor(document),
+          fonts: fontsFor(document, api),
           onChange: (doc: DesignDocument) => autosaver.change(doc),
           onResizeToNewTemplate: info.smartResizeEnabled
             ? (doc) => {

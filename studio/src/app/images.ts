@@ -1,8 +1,8 @@
 /**
  * Loading a document's image sources for the canvas, from the service's own origin only (the
- * studio's CSP allows nothing else): `asset:<id>` through the asset's own `/files/…` URL (found in
- * the session's asset list, so only with the asset picker on), data: URIs as they are. Remote https
- * images are refused here: the editor draws its placeholder (the server still renders them).
+ * studio's CSP allows nothing else): data: URIs as they are; `asset:<id>` and https URLs through
+ * the embed image route, which resolves them as a render by this session would (the same asset
+ * visibility, the same SSRF guard and limits), so the canvas draws what the server renders.
  */
 import type { Api } from '../api.ts';
 
@@ -28,31 +28,17 @@ async function decode(src: string): Promise<LoadedImage> {
   return image;
 }
 
-export function imageLoader(api: Api, assetsEnabled: boolean) {
+export function imageLoader(api: Api) {
   const cache = new Map<string, Promise<LoadedImage>>();
-  let assetUrls: Promise<Map<string, string>> | null = null;
-  const assetsById = () => {
-    assetUrls ??= api.listAssets().then((items) => new Map(items.map((asset) => [asset.id, asset.url])));
-    return assetUrls;
-  };
 
   async function load(src: string): Promise<LoadedImage> {
     if (src.startsWith('data:image/')) return decode(src);
-    if (src.startsWith('asset:')) {
-      if (!assetsEnabled) throw new Error('assets are not reachable without the asset picker');
-      let url = (await assetsById()).get(src.slice('asset:'.length));
-      if (!url) {
-        // Uploaded since the list was read.
-        assetUrls = null;
-        url = (await assetsById()).get(src.slice('asset:'.length));
-      }
-      const path = url ? ownPath(url) : null;
-      if (!path) throw new Error(`unknown asset ${src}`);
-      return decode(path);
+    const url = URL.createObjectURL(await api.image(src));
+    try {
+      return await decode(url);
+    } finally {
+      URL.revokeObjectURL(url);
     }
-    const path = ownPath(src);
-    if (path && src.startsWith(window.location.origin)) return decode(path);
-    throw new Error('remote images are not loaded in the studio');
   }
 
   return (src: string): Promise<LoadedImage> => {

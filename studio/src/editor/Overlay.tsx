@@ -1,7 +1,8 @@
 /**
  * The overlay drawn over the page canvas in screen units: outlines of selected elements (rotated
  * like the element), the eight resize handles and the rotate handle of a single selection (two
- * end handles for a line), a group box for a multiple selection, snapping guides and the marquee.
+ * end handles for a line), a group box with the same handles for a multiple selection, snapping
+ * guides and the marquee.
  * Handles carry data attributes that tell the pointer controller what was grabbed; keyboard users
  * get the same edits through the properties panel and arrow keys, so the overlay is aria-hidden.
  */
@@ -58,7 +59,7 @@ export function Overlay({ state, page, selected }: { state: EditorState; page: P
         ),
       )}
       {selected.length > 1 && <GroupBox elements={selected} zoom={z} editable={editable} />}
-      {single && editable && single.type !== 'line' && <BoxHandles el={single} zoom={z} />}
+      {single && editable && single.type !== 'line' && <BoxHandles box={single} zoom={z} />}
       {single &&
         editable &&
         single.type === 'line' &&
@@ -107,11 +108,14 @@ export function Overlay({ state, page, selected }: { state: EditorState; page: P
   );
 }
 
-function BoxHandles({ el, zoom }: { el: Element; zoom: number }) {
-  const c = centerOf(el);
-  const top = rotatePoint({ x: c.x, y: el.y }, c, el.rotation);
-  // The rotate handle sits a fixed screen distance beyond the top edge, along the element's up.
-  const r = (el.rotation * Math.PI) / 180;
+type BoxLike = { x: number; y: number; width: number; height: number; rotation: number };
+
+/** The eight resize handles and the rotate knob of a box (an element, or a group's bounds). */
+function BoxHandles({ box, zoom }: { box: BoxLike; zoom: number }) {
+  const c = centerOf(box);
+  const top = rotatePoint({ x: c.x, y: box.y }, c, box.rotation);
+  // The rotate handle sits a fixed screen distance beyond the top edge, along the box's up.
+  const r = (box.rotation * Math.PI) / 180;
   const knob = {
     x: top.x * zoom + Math.sin(r) * ROTATE_OFFSET,
     y: top.y * zoom - Math.cos(r) * ROTATE_OFFSET,
@@ -120,7 +124,7 @@ function BoxHandles({ el, zoom }: { el: Element; zoom: number }) {
     <>
       <line class="pe-outline" x1={top.x * zoom} y1={top.y * zoom} x2={knob.x} y2={knob.y} />
       <circle class="pe-handle pe-rotate" data-rotate="1" cx={knob.x} cy={knob.y} r={HANDLE / 2 + 1} />
-      {handlePoints(el, zoom).map((h) => (
+      {handlePoints(box, zoom).map((h) => (
         <rect
           key={h.handle}
           class="pe-handle"
@@ -141,19 +145,7 @@ function GroupBox({ elements, zoom, editable }: { elements: Element[]; zoom: num
   return (
     <>
       <rect class="pe-group" x={b.x * zoom} y={b.y * zoom} width={b.width * zoom} height={b.height * zoom} />
-      {editable &&
-        handlePoints({ ...b, rotation: 0 }, zoom).map((h) => (
-          <rect
-            key={h.handle}
-            class="pe-handle"
-            data-handle={h.handle}
-            x={h.x - HANDLE / 2}
-            y={h.y - HANDLE / 2}
-            width={HANDLE}
-            height={HANDLE}
-            style={{ cursor: CURSORS[h.handle] }}
-          />
-        ))}
+      {editable && <BoxHandles box={{ ...b, rotation: 0 }} zoom={zoom} />}
     </>
   );
 }

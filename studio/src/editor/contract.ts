@@ -22,6 +22,16 @@ export interface EditorAssets {
   upload(file: File): Promise<StudioAsset>;
 }
 
+/**
+ * The fonts the shell loads. `ready` resolves once the faces the document uses are loaded, with the
+ * workspace's uploaded families (document name → the FontFace family they were loaded under).
+ */
+export interface EditorFonts {
+  ready: Promise<ReadonlyArray<readonly [string, string]>>;
+  /** Loads an uploaded family picked after opening; true when a face was added. */
+  loadFamily(family: string): Promise<boolean>;
+}
+
 export interface EditorOptions {
   /** The template's normalised document, as GET returned it. */
   document: DesignDocument;
@@ -35,8 +45,8 @@ export interface EditorOptions {
    * service's own origin; rejects when it cannot be loaded (the editor draws a placeholder).
    */
   loadImage(src: string): Promise<CanvasImageSource & { width: number; height: number }>;
-  /** Resolves once the bundled fonts (the server's own TTF files) are loaded as FontFaces. */
-  fontsReady: Promise<void>;
+  /** The document's fonts: the server's own files, bundled and uploaded, as FontFaces. */
+  fonts: EditorFonts;
   /** Every committed edit (not every pointer move): the shell autosaves the latest. */
   onChange(document: DesignDocument): void;
   /** Smart resize asked for a new template of another size (a new page is added by the editor). */

@@ -3,7 +3,9 @@
  * gives that element type (text, image, rect, ellipse, line, svg, qr). Common box properties are
  * in PropertiesPanel.
  */
+import { useEffect, useState } from 'preact/hooks';
 import { BUNDLED_FAMILIES, type Element } from '../../../src/engine/browser.ts';
+import { useServices } from './context.ts';
 import {
   CheckboxField,
   ColorField,
@@ -19,13 +21,32 @@ type Patch = (patch: Record<string, unknown>) => boolean;
 
 const WEIGHTS = ['100', '200', '300', '400', '500', '600', '700', '800', '900'] as const;
 
+/** The workspace's uploaded families, then the bundled ones, once the shell has listed them. */
+function useFontFamilies(): readonly string[] {
+  const { options } = useServices();
+  const [families, setFamilies] = useState<readonly string[]>(BUNDLED_FAMILIES);
+  useEffect(() => {
+    let live = true;
+    options.fonts.ready.then(
+      (aliases) => {
+        const uploaded = [...new Set(aliases.map(([family]) => family))];
+        if (live) setFamilies([...uploaded, ...BUNDLED_FAMILIES.filter((f) => !uploaded.includes(f))]);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [options.fonts]);
+  return families;
+}
+
 export function ElementFields({ el, disabled, patch }: { el: Element; disabled: boolean; patch: Patch }) {
   const d = disabled;
+  const known = useFontFamilies();
   switch (el.type) {
     case 'text': {
-      const families: readonly string[] = BUNDLED_FAMILIES.includes(el.fontFamily as never)
-        ? BUNDLED_FAMILIES
-        : [el.fontFamily, ...BUNDLED_FAMILIES];
+      const families: readonly string[] = known.includes(el.fontFamily) ? known : [el.fontFamily, ...known];
       return (
         <Section title="Text">
           <TextAreaField label="Text" value={el.text} disabled={d} onCommit={(text) => patch({ text })} />
@@ -133,13 +154,7 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
             disabled={d}
             onCommit={(fit) => patch({ fit })}
           />
-          <NumberField
-            label="Corner radius"
-            value={el.cornerRadius}
-            min={0}
-            disabled={d}
-            onCommit={(cornerRadius) => patch({ cornerRadius })}
-          />
+          <CornerRadius radius={el.cornerRadius} disabled={d} patch={patch} />
         </Section>
       );
     case 'rect':
@@ -158,30 +173,9 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
               })
             }
           />
-          {el.stroke !== null && (
-            <ColorField
-              label="Stroke colour"
-              value={el.stroke}
-              disabled={d}
-              onCommit={(stroke) => patch({ stroke })}
-            />
-          )}
-          <NumberField
-            label="Stroke width"
-            value={el.strokeWidth}
-            min={0}
-            disabled={d}
-            onCommit={(strokeWidth) => patch({ strokeWidth })}
-          />
-          {el.type === 'rect' && (
-            <NumberField
-              label="Corner radius"
-              value={el.cornerRadius}
-              min={0}
-              disabled={d}
-              onCommit={(cornerRadius) => patch({ cornerRadius })}
-            />
-          )}
+          {el.stroke !== null && <StrokeColour stroke={el.stroke} disabled={d} patch={patch} />}
+          <StrokeWidth width={el.strokeWidth} disabled={d} patch={patch} />
+          {el.type === 'rect' && <CornerRadius radius={el.cornerRadius} disabled={d} patch={patch} />}
         </Section>
       );
     case 'line':
@@ -211,19 +205,8 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
             disabled={d}
             onCommit={(y2) => patch({ height: y2 - el.y })}
           />
-          <ColorField
-            label="Stroke colour"
-            value={el.stroke}
-            disabled={d}
-            onCommit={(stroke) => patch({ stroke })}
-          />
-          <NumberField
-            label="Stroke width"
-            value={el.strokeWidth}
-            min={0}
-            disabled={d}
-            onCommit={(strokeWidth) => patch({ strokeWidth })}
-          />
+          <StrokeColour stroke={el.stroke} disabled={d} patch={patch} />
+          <StrokeWidth width={el.strokeWidth} disabled={d} patch={patch} />
           <TextField
             label="Dash pattern (e.g. 10 5)"
             value={el.dash.join(' ')}
@@ -267,4 +250,42 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
         </Section>
       );
   }
+}
+
+/** Fields several element types share. */
+type Shared<T> = T & { disabled: boolean; patch: Patch };
+
+function StrokeColour({ stroke, disabled, patch }: Shared<{ stroke: string }>) {
+  return (
+    <ColorField
+      label="Stroke colour"
+      value={stroke}
+      disabled={disabled}
+      onCommit={(s) => patch({ stroke: s })}
+    />
+  );
+}
+
+function StrokeWidth({ width, disabled, patch }: Shared<{ width: number }>) {
+  return (
+    <NumberField
+      label="Stroke width"
+      value={width}
+      min={0}
+      disabled={disabled}
+      onCommit={(strokeWidth) => patch({ strokeWidth })}
+    />
+  );
+}
+
+function CornerRadius({ radius, disabled, patch }: Shared<{ radius: number }>) {
+  return (
+    <NumberField
+      label="Corner radius"
+      value={radius}
+      min={0}
+      disabled={disabled}
+      onCommit={(cornerRadius) => patch({ cornerRadius })}
+    />
+  );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { elementSchema } from '../../../src/engine/browser.ts';
 import { elementBounds, hitTest, marqueeSelect, rectFromPoints, rotatePoint } from './geometry.ts';
 import { snapAxis, snapRect } from './snapping.ts';
-import { moveLineEnd, normalizeAngle, resizeBox, rotateTo } from './transform.ts';
+import { moveLineEnd, normalizeAngle, resizeBox, rotateGroup, rotateTo } from './transform.ts';
 
 const rect = (id: string, x: number, y: number, w: number, h: number, extra = {}) =>
   elementSchema.parse({ id, type: 'rect', x, y, width: w, height: h, ...extra });
@@ -109,5 +109,28 @@ describe('transform', () => {
     expect(moved.rotation).toBe(0);
     expect([moved.x, moved.y]).toEqual([50, -50]);
     expect([moved.x + moved.width, moved.y + moved.height]).toEqual([10, 10]);
+  });
+
+  it('turns a group as one piece about its centre: centres orbit, each element turns alike', () => {
+    const a = elementSchema.parse({ id: 'a', type: 'rect', x: 0, y: 0, width: 20, height: 10 });
+    const b = elementSchema.parse({
+      id: 'b',
+      type: 'rect',
+      x: 80,
+      y: 0,
+      width: 20,
+      height: 10,
+      rotation: 10,
+    });
+    // The pair's bounds are 0..100 × 0..10: centre (50, 5). A quarter turn puts a above b.
+    const [ra, rb] = rotateGroup([a, b], { x: 50, y: 5 }, 90);
+    expect([ra?.x, ra?.y, ra?.rotation]).toEqual([40, -40, 90]);
+    expect([rb?.x, rb?.y, rb?.rotation]).toEqual([40, 40, 100]);
+    // Sizes are kept; a half turn back and forth returns the originals.
+    const back = rotateGroup(rotateGroup([a, b], { x: 50, y: 5 }, 180), { x: 50, y: 5 }, -180);
+    expect(back.map((el) => [el.x, el.y, el.width, el.height, el.rotation])).toEqual([
+      [0, 0, 20, 10, 0],
+      [80, 0, 20, 10, 10],
+    ]);
   });
 });

@@ -18,7 +18,7 @@ export const mountEditor: MountEditor = (root: HTMLElement, options: EditorOptio
   // An image or font arriving changes what is drawn, not the document: a plain state ping redraws.
   const renderer = new PageRenderer({
     loadImage: options.loadImage,
-    fontsReady: options.fontsReady,
+    fonts: options.fonts,
     invalidate: () => store.set({}),
   });
   render(h(EditorContext.Provider, { value: { store, actions, options } }, h(EditorApp, { renderer })), root);

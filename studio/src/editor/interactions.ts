@@ -17,7 +17,15 @@ import {
 } from './geometry.ts';
 import { type SnapTargets, snapPoint, snapRect, snapTargets } from './snapping.ts';
 import type { EditorStore } from './store.ts';
-import { type Handle, moveElement, moveLineEnd, resizeBox, resizeGroup, rotateTo } from './transform.ts';
+import {
+  type Handle,
+  moveElement,
+  moveLineEnd,
+  resizeBox,
+  resizeGroup,
+  rotateGroup,
+  rotateTo,
+} from './transform.ts';
 
 /** What the pointer went down on: a handle of the selection, or the page itself. */
 export type PointerTarget =
@@ -45,7 +53,7 @@ type Drag =
     }
   | { kind: 'resize'; handle: Handle; doc: DesignDocument; elements: Element[]; targets: SnapTargets }
   | { kind: 'line'; end: 'start' | 'end'; doc: DesignDocument; line: LineElement; targets: SnapTargets }
-  | { kind: 'rotate'; doc: DesignDocument; el: Element; start: Point }
+  | { kind: 'rotate'; doc: DesignDocument; elements: Element[]; pivot: Point; start: Point }
   | { kind: 'marquee'; start: Point; base: readonly string[] };
 
 export class PointerController {
@@ -71,8 +79,11 @@ export class PointerController {
     if (target.kind !== 'page' && !state.readOnly) {
       const targets = snapTargets(page, exclude);
       const [first] = selected;
-      if (target.kind === 'rotate' && first)
-        this.drag = { kind: 'rotate', doc, el: first, start: input.point };
+      if (target.kind === 'rotate' && first) {
+        // One element turns about its own centre; a group about the centre of its bounds.
+        const pivot = centerOf(selected.length === 1 ? first : unionBounds(selected));
+        this.drag = { kind: 'rotate', doc, elements: selected, pivot, start: input.point };
+      }
       if (target.kind === 'handle')
         this.drag = { kind: 'resize', handle: target.handle, doc, elements: selected, targets };
       if (target.kind === 'line-end' && first?.type === 'line')
@@ -156,8 +167,12 @@ export class PointerController {
         return;
       }
       case 'rotate': {
-        const rotation = rotateTo(drag.el.rotation, centerOf(drag.el), drag.start, p, input.shift);
-        this.store.set({ draft: replaceElements(drag.doc, [{ ...drag.el, rotation }]) });
+        const [only] = drag.elements;
+        const changed =
+          drag.elements.length === 1 && only
+            ? [{ ...only, rotation: rotateTo(only.rotation, drag.pivot, drag.start, p, input.shift) }]
+            : rotateGroup(drag.elements, drag.pivot, rotateTo(0, drag.pivot, drag.start, p, input.shift));
+        this.store.set({ draft: replaceElements(drag.doc, changed) });
         return;
       }
       case 'marquee': {

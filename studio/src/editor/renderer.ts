@@ -16,11 +16,12 @@ import {
   resolveFamily,
   type TextMeasurer,
 } from '../../../src/engine/browser.ts';
+import type { EditorFonts } from './contract.ts';
 import { ImageCache } from './images.ts';
 
 export interface RendererOptions {
   loadImage(src: string): Promise<CanvasImageSource & { width: number; height: number }>;
-  fontsReady: Promise<void>;
+  fonts: EditorFonts;
   /** Something the drawing depends on arrived (an image, the fonts): draw again. */
   invalidate(): void;
 }
@@ -30,7 +31,9 @@ export class PageRenderer {
   private measurer: TextMeasurer;
   private fontRevision = 0;
   private readonly layouts = new WeakMap<Page, { key: string; result: LayoutResult }>();
-  private readonly fonts = bundledFontCatalog();
+  private fonts = bundledFontCatalog();
+  /** Uploaded family names (lower case) of the workspace, once the shell has listed them. */
+  private workspaceFamilies = new Set<string>();
   private fontsRegistered = false;
   /** Faces asked for after the first load (a family or weight picked in the panel). */
   private readonly requestedFaces = new Set<string>();
@@ -39,8 +42,10 @@ export class PageRenderer {
     this.images = new ImageCache(options.loadImage, options.invalidate);
     this.measurer = createBrowserMeasurer();
     // The measurer memoises widths, so a new one once the real fonts are in.
-    options.fontsReady.then(
-      () => {
+    options.fonts.ready.then(
+      (aliases) => {
+        this.fonts = bundledFontCatalog(aliases);
+        this.workspaceFamilies = new Set(aliases.map(([family]) => family.trim().toLowerCase()));
         this.fontsRegistered = true;
         this.fontsChanged();
       },
@@ -66,6 +71,15 @@ export class PageRenderer {
       const key = `${el.fontStyle} ${el.fontWeight} 16px "${family}"`;
       if (this.requestedFaces.has(key)) continue;
       this.requestedFaces.add(key);
+      if (this.workspaceFamilies.has(el.fontFamily.trim().toLowerCase())) {
+        this.options.fonts.loadFamily(el.fontFamily).then(
+          (added) => {
+            if (added) this.fontsChanged();
+          },
+          () => undefined,
+        );
+        continue;
+      }
       if (document.fonts.check(key)) continue;
       document.fonts.load(key).then(
         (faces) => {

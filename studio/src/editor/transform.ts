@@ -1,8 +1,8 @@
 /**
  * The pure edits a pointer makes: move by a delta, resize from one of eight handles (the opposite
  * handle stays put on the page even when the element is rotated; shift keeps the aspect ratio),
- * resize a group proportionally, drag a line's end point, and rotate about the centre (shift snaps
- * to 15°). Each returns new element objects; nothing is mutated.
+ * resize a group proportionally, drag a line's end point, rotate about the centre (shift snaps
+ * to 15°), and rotate a group about its centre as one piece. Each returns new element objects; nothing is mutated.
  */
 import type { Element, LineElement } from '../../../src/engine/browser.ts';
 import { type Box, centerOf, lineEnds, type Point, type Rect, rotatePoint } from './geometry.ts';
@@ -19,8 +19,8 @@ export function handleVector(handle: Handle): { hx: number; hy: number } {
   };
 }
 
-/** Keeps stored numbers short: a hundredth of a unit is far below a device pixel. */
-export const round2 = (value: number): number => Math.round(value * 100) / 100;
+/** Keeps stored numbers short: a hundredth of a unit is far below a device pixel (and no -0). */
+export const round2 = (value: number): number => Math.round(value * 100) / 100 || 0;
 
 const MIN_SIZE = 1;
 
@@ -118,4 +118,21 @@ export function rotateTo(initial: number, c: Point, start: Point, p: Point, snap
   const raw = initial + angleAt(c, p) - angleAt(c, start);
   const angle = snap ? Math.round(raw / 15) * 15 : Math.round(raw * 10) / 10;
   return normalizeAngle(angle);
+}
+
+/**
+ * A group turned by `degrees` about `pivot` as one rigid piece: each element's centre moves round
+ * the pivot and the element turns by the same angle (a line's ends follow, since they are drawn
+ * from its rotated box).
+ */
+export function rotateGroup(elements: readonly Element[], pivot: Point, degrees: number): Element[] {
+  return elements.map((el) => {
+    const c = rotatePoint(centerOf(el), pivot, degrees);
+    return {
+      ...el,
+      x: round2(c.x - el.width / 2),
+      y: round2(c.y - el.height / 2),
+      rotation: normalizeAngle(Math.round((el.rotation + degrees) * 10) / 10),
+    };
+  });
 }
