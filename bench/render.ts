@@ -58,7 +58,7 @@ function statusMb(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number {
 const rssNowMb = (): number => statusMb('self', 'VmRSS');
 const peakRssMb = (): number => statusMb('self', 'VmHWM');
 
-/** Peak RSS of each of this process's render processes (children running render-process.ts). */
+/** Peak RSS of each of this process's render processes (children running render-process, compiled or not). */
 function renderProcessPeaksMb(): number[] {
   const peaks: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -67,7 +67,7 @@ function renderProcessPeaksMb(): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== process.pid) continue;
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('render-process.ts')) continue;
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('render-process')) continue;
       peaks.push(statusMb(Number(name), 'VmHWM'));
     } catch {
       // exited meanwhile

@@ -90,7 +90,7 @@ export async function createServices(
   });
   // A change that may have written events wakes the dispatcher, so delivery does not wait for a poll.
   templates.onChange(() => webhookDispatcher.wake());
-  const inputs = new JobInputLoader(store, files);
+  const inputs = new JobInputLoader(store, files, config.PLATEN_CACHE_JOB_INPUTS_MB * 1024 * 1024);
   const renders = new RenderService({
     store,
     templates,

@@ -83,7 +83,7 @@ export class DesignInputs {
 
   private async assetImage(principal: Principal, id: string): Promise<SourceImage> {
     const [row] = await this.deps.store.assets.getMany(principal.workspaceId, [id]);
-    if (!row || row.kind !== 'image' || !ownsOrShared(tenancyOf(principal), row)) throw notFound();
+    if (row?.kind !== 'image' || !ownsOrShared(tenancyOf(principal), row)) throw notFound();
     return this.fileOf(row);
   }
 
@@ -111,7 +111,7 @@ export class DesignInputs {
 /** The declared type is not trusted: only bytes that are an image the renderer draws go back. */
 async function imageOnly(bytes: Uint8Array): Promise<SourceImage> {
   const sniffed = await sniff(bytes);
-  if (!sniffed || sniffed.kind !== 'image') {
+  if (sniffed?.kind !== 'image') {
     throw new AppError('RENDER_FAILED', 'The source does not hold an image.', { reason: 'not an image' });
   }
   return { bytes, mimeType: sniffed.mimeType };

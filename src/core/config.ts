@@ -68,6 +68,16 @@ const envSchema = z.object({
   PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT: positiveInt.default(10),
   PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(50),
   PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS: positiveInt.max(86_400).default(900),
+  // Cache budgets in MB (docs/configuration.md). The render processes read the PLATEN_CACHE_*
+  // ones themselves (engine/backends/cache-limits.ts, same defaults); they are validated here.
+  PLATEN_CACHE_JOB_INPUTS_MB: nonNegativeInt.default(128),
+  PLATEN_CACHE_DECODED_IMAGES_MB: nonNegativeInt.default(160),
+  PLATEN_CACHE_DRAWABLES_MB: nonNegativeInt.default(128),
+  PLATEN_CACHE_FETCHED_IMAGES_MB: nonNegativeInt.default(64),
+  PLATEN_CACHE_DATA_URIS_MB: nonNegativeInt.default(32),
+  PLATEN_CACHE_FONTS_MB: nonNegativeInt.default(64),
+  PLATEN_CACHE_RENDER_BASES_MB: nonNegativeInt.default(64),
+  PLATEN_CACHE_PDF_IMAGES_MB: nonNegativeInt.default(64),
 });
 
 /** A lease outlives its attempt by this much at least, so the attempt is recorded by its holder. */

@@ -4,6 +4,7 @@
  */
 export { BUNDLED_FAMILIES, scopedAlias } from './backends/fonts.ts';
 export { decodeDataUri } from './backends/image-sources.ts';
+export type { CacheStats } from './backends/lru.ts';
 export { PoolOverloaded, RenderError, type RenderErrorDetails } from './errors.ts';
 export { renderLimits } from './limits.ts';
 export { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './pool/pool.ts';

@@ -52,7 +52,13 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
   const files: RenderedFile[] = [];
   for (const page of pages) {
     const prepared = await preparePage(page, fonts, context, scale);
-    const image = await renderRasterPage(prepared, page.id, { format, scale, quality });
+    const baseKey = job.cacheKey ? `${job.workspaceId}\u0000${job.cacheKey}\u0000${page.id}` : undefined;
+    const image = await renderRasterPage(prepared, page.id, {
+      format,
+      scale,
+      quality,
+      ...(baseKey ? { baseKey } : {}),
+    });
     files.push({ ...image, pageIds: [page.id] });
   }
   return files;

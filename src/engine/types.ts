@@ -32,6 +32,11 @@ export interface RenderJob {
   fonts: JobFont[];
   /** PLATEN_ALLOW_PRIVATE_URLS: image fetches may reach private and loopback addresses. */
   allowPrivateUrls?: boolean;
+  /**
+   * Renders of one template: a render process keeps each page's last JPEG/PNG output per key and
+   * settings as the base of the next, re-encoding only what changed (backends/striped.ts).
+   */
+  cacheKey?: string;
 }
 
 export interface RenderedFile {

@@ -14,7 +14,6 @@ export interface JobInputs {
   fonts: Array<{ family: string; bytes: Uint8Array; assetId: string }>;
 }
 
-const CACHE_BYTES = 128 * 1024 * 1024;
 /** Bytes of asset images and fonts one render may load (a document may name 25,000 assets of 20 MB). */
 const MAX_JOB_INPUT_BYTES = 200 * 1024 * 1024;
 
@@ -25,6 +24,8 @@ export class JobInputLoader {
   constructor(
     private readonly store: Store,
     private readonly files: FileStore,
+    /** PLATEN_CACHE_JOB_INPUTS_MB: asset bytes kept in this process between renders. */
+    private readonly cacheBytes = 128 * 1024 * 1024,
   ) {}
 
   /**
@@ -78,7 +79,7 @@ export class JobInputLoader {
     this.cache.set(id, bytes);
     this.cachedBytes += bytes.length;
     for (const [key, value] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES) break;
+      if (this.cachedBytes <= this.cacheBytes) break;
       this.cache.delete(key);
       this.cachedBytes -= value.length;
     }

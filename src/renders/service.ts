@@ -192,6 +192,7 @@ export class RenderService {
         assets: inputs.assets,
         fonts: inputs.fonts,
         allowPrivateUrls: this.deps.allowPrivateUrls,
+        cacheKey: plan.templateId,
       });
       const outputs = [];
       for (const [position, file] of rendered.entries()) {

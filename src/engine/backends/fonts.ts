@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { type FontKey, GlobalFonts } from '@napi-rs/canvas';
 import { type BundledFamily, bundledFontCatalog, CJK_FAMILY, EMOJI_FAMILY } from '../layout/font-catalog.ts';
 import type { FontCatalog } from '../layout/types.ts';
+import { cacheBytes } from './cache-limits.ts';
 import { Lru } from './lru.ts';
 
 const require = createRequire(import.meta.url);
@@ -136,11 +137,15 @@ export function scopedAlias(workspaceId: string, family: string): string {
 
 interface RegisteredFont {
   key: FontKey;
+  bytes: number;
 }
 
 /** Uploaded fonts stay registered across jobs (bounded), keyed by workspace, asset and content. */
 const workspaceFonts = new Lru<string, RegisteredFont>({
+  name: 'workspace-fonts',
   maxEntries: 256,
+  maxWeight: cacheBytes('workspaceFonts'),
+  weigh: (font) => font.bytes,
   onEvict: (font) => {
     GlobalFonts.remove(font.key);
   },
@@ -152,7 +157,7 @@ function registerWorkspaceFont(workspaceId: string, font: WorkspaceFont): boolea
   if (workspaceFonts.get(cacheKey)) return true;
   const key = GlobalFonts.register(Buffer.from(font.bytes), scopedAlias(workspaceId, font.family));
   if (!key) return false;
-  workspaceFonts.set(cacheKey, { key });
+  workspaceFonts.set(cacheKey, { key, bytes: font.bytes.byteLength });
   return true;
 }
 

@@ -6,6 +6,7 @@
 import { assetIdOf, classifyImageSrc } from '../../design/index.ts';
 import { defaultImagePolicy, type FetchPolicy, FetchRefused, fetchImageBytes } from '../../outbound/index.ts';
 import type { JobAsset } from '../types.ts';
+import { cacheBytes } from './cache-limits.ts';
 import { Lru } from './lru.ts';
 
 export class ImageSourceError extends Error {
@@ -35,8 +36,9 @@ interface CachedFetch extends SourceBytes {
 }
 
 const fetched = new Lru<string, CachedFetch>({
+  name: 'fetched-images',
   maxEntries: 64,
-  maxWeight: 64 * 1024 * 1024,
+  maxWeight: cacheBytes('fetchedImages'),
   weigh: (entry) => entry.bytes.byteLength,
 });
 

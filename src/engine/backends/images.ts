@@ -17,6 +17,7 @@ import {
   type XmlElement,
 } from '../layout/index.ts';
 import { renderLimits } from '../limits.ts';
+import { cacheBytes } from './cache-limits.ts';
 import { classifyImageBytes } from './image-kind.ts';
 import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
 import { Lru } from './lru.ts';
@@ -46,14 +47,16 @@ export type Drawable = Image | Canvas;
 const pixelsOf = (w: number, h: number): number => w * h * 4;
 
 const decoded = new Lru<string, LoadedImage>({
+  name: 'decoded-images',
   maxEntries: 64,
-  maxWeight: 160 * 1024 * 1024,
+  maxWeight: cacheBytes('decodedImages'),
   weigh: (img) => (img.kind === 'bitmap' ? pixelsOf(img.width, img.height) : (img.markup?.byteLength ?? 0)),
 });
 
 const drawables = new Lru<string, { drawable: Drawable; weight: number }>({
+  name: 'drawables',
   maxEntries: 128,
-  maxWeight: 128 * 1024 * 1024,
+  maxWeight: cacheBytes('drawables'),
   weigh: (entry) => entry.weight,
 });
 
@@ -124,6 +127,11 @@ function decodeBitmap(id: string, bytes: Buffer): LoadedImage {
 }
 
 /** Decodes (or finds in the cache) an image from its bytes. */
+/** A decoded image still in the cache, by content hash. */
+export function decodedImage(id: string): LoadedImage | undefined {
+  return decoded.get(id);
+}
+
 export function decodeImage(source: SourceBytes): LoadedImage {
   const id = createHash('sha1').update(source.bytes).digest('hex');
   const known = decoded.get(id);

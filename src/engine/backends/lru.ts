@@ -1,9 +1,30 @@
 /**
  * A small least-recently-used map bounded by entry count and, optionally, by total weight (bytes
- * of decoded pixels), with an eviction hook so evicted native resources can be released.
+ * of decoded pixels), with an eviction hook so evicted native resources can be released. A named
+ * cache counts its hits, misses and evictions, which `cacheStats()` reports for the process (the
+ * benchmarks print them).
  */
 
+export interface CacheStats {
+  name: string;
+  entries: number;
+  bytes: number;
+  maxBytes: number | null;
+  hits: number;
+  misses: number;
+  evictions: number;
+}
+
+const named = new Map<string, Lru<unknown, unknown>>();
+
+/** Every named cache of this process, as counted since it started. */
+export function cacheStats(): CacheStats[] {
+  return [...named.values()].map((cache) => cache.stats());
+}
+
 export interface LruOptions<V> {
+  /** Names the cache in cacheStats(); unnamed caches are not reported. */
+  name?: string;
   maxEntries: number;
   maxWeight?: number;
   weigh?: (value: V) => number;
@@ -13,8 +34,25 @@ export interface LruOptions<V> {
 export class Lru<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number }>();
   private totalWeight = 0;
+  private hits = 0;
+  private misses = 0;
+  private evictions = 0;
 
-  constructor(private readonly options: LruOptions<V>) {}
+  constructor(private readonly options: LruOptions<V>) {
+    if (options.name) named.set(options.name, this as Lru<unknown, unknown>);
+  }
+
+  stats(): CacheStats {
+    return {
+      name: this.options.name ?? '',
+      entries: this.entries.size,
+      bytes: this.totalWeight,
+      maxBytes: this.options.maxWeight ?? null,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+    };
+  }
 
   get size(): number {
     return this.entries.size;
@@ -26,7 +64,11 @@ export class Lru<K, V> {
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     // Re-insert to mark as most recently used (Map keeps insertion order).
     this.entries.delete(key);
     this.entries.set(key, entry);
@@ -52,6 +94,7 @@ export class Lru<K, V> {
       if (key === keep) continue;
       this.entries.delete(key);
       this.totalWeight -= entry.weight;
+      this.evictions++;
       this.options.onEvict?.(entry.value);
     }
   }

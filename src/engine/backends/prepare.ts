@@ -19,15 +19,18 @@ import {
   svgElementImageKey,
 } from '../layout/index.ts';
 import type { DrawOp } from '../layout/types.ts';
+import { cacheBytes } from './cache-limits.ts';
 import { ImageSourceError, readImageSource, type SourceContext } from './image-sources.ts';
 import {
   type Drawable,
+  decodedImage,
   decodeImage,
   drawableFor,
   ImageTooCostly,
   type LoadedImage,
   svgMarkupImage,
 } from './images.ts';
+import { Lru } from './lru.ts';
 
 let measurer: ReturnType<typeof createCanvasMeasurer> | null = null;
 
@@ -41,6 +44,8 @@ export interface PreparedPage {
   /** The background is an opaque colour, so every output pixel is opaque. */
   opaque: boolean;
   host: DrawHost<Path2D, Drawable>;
+  /** Image key → content hash of the bytes behind it (what an incremental render compares). */
+  imageIds: ReadonlyMap<string, string>;
 }
 
 function elementsUsing(page: Page, src: string): string | undefined {
@@ -52,19 +57,24 @@ function elementsUsing(page: Page, src: string): string | undefined {
 }
 
 /**
- * Data URIs seen recently, by their text: a template's embedded background is then neither
- * base64-decoded nor hashed again on the next render. Bounded by count; entries are small.
+ * Data URIs seen recently, by their text → the content hash of their bytes: a template's embedded
+ * background is then neither base64-decoded nor hashed again on the next render, while the pixels
+ * stay in (and are bounded by) the decoded-image cache. Weighed by the text's length.
  */
-const dataUriImages = new Map<string, LoadedImage>();
+const dataUriIds = new Lru<string, { id: string; textLength: number }>({
+  name: 'data-uri-index',
+  maxEntries: 256,
+  maxWeight: cacheBytes('dataUris'),
+  weigh: (entry) => entry.textLength,
+});
 
 async function loadImage(src: string, context: SourceContext): Promise<LoadedImage> {
-  const known = src.startsWith('data:') ? dataUriImages.get(src) : undefined;
+  const isData = src.startsWith('data:');
+  const knownId = isData ? dataUriIds.get(src)?.id : undefined;
+  const known = knownId ? decodedImage(knownId) : undefined;
   if (known) return known;
   const image = decodeImage(await readImageSource(src, context));
-  if (src.startsWith('data:')) {
-    if (dataUriImages.size >= 32) dataUriImages.clear();
-    dataUriImages.set(src, image);
-  }
+  if (isData) dataUriIds.set(src, { id: image.id, textLength: src.length });
   return image;
 }
 
@@ -135,5 +145,6 @@ export async function preparePage(
     },
   };
   const background = typeof page.background === 'string' ? parseColor(page.background) : null;
-  return { layout: result.layout, host, opaque: background?.a === 1 };
+  const imageIds = new Map([...loaded].map(([key, image]) => [key, image.id]));
+  return { layout: result.layout, host, opaque: background?.a === 1, imageIds };
 }

@@ -1,18 +1,22 @@
 /**
  * Raster backend: draws a prepared page onto an @napi-rs/canvas surface at `scale` and encodes it.
- * Every format is encoded by sharp from the canvas's raw RGBA (measured faster than Skia's own
- * encoders here: see docs/performance.md for the figures behind each setting).
+ * JPEG and PNG are encoded in strips (striped.ts): in parallel, and with a base, only the strips
+ * a change touched. WebP (thumbnails) is encoded whole by sharp. See docs/performance.md for the
+ * figures behind each setting.
  */
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { MIME_TYPES } from '../types.ts';
 import { drawPreparedPage } from './draw-context.ts';
 import type { PreparedPage } from './prepare.ts';
+import { encodeStriped } from './striped.ts';
 
 export interface RasterOptions {
   format: 'png' | 'jpeg' | 'webp';
   scale: number;
   quality: number;
+  /** Renders of the same template page with the same settings share it: see striped.ts. */
+  baseKey?: string;
 }
 
 export interface EncodedImage {
@@ -42,19 +46,29 @@ export function drawPageOnto(
   drawPreparedPage(ctx, prepared, pageId);
 }
 
-/** Encoder settings measured on this machine (docs/performance.md): speed first, sizes within a few %. */
-async function encode(canvas: Canvas, options: RasterOptions, opaque: boolean): Promise<Uint8Array> {
+/** WebP, whole, by sharp (thumbnails; speed first). */
+function encodeWebp(canvas: Canvas, quality: number, opaque: boolean): Promise<Uint8Array> {
   const { width, height } = canvas;
   // Skia keeps premultiplied RGBA; for an opaque page that equals straight RGBA and the alpha can go.
   const input = sharp(canvas.data(), { raw: { width, height, channels: 4, premultiplied: !opaque } });
-  const pixels = opaque ? input.removeAlpha() : input;
-  if (options.format === 'jpeg') {
-    return pixels
-      .jpeg({ quality: options.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
-      .toBuffer();
-  }
-  if (options.format === 'webp') return pixels.webp({ quality: options.quality, effort: 1 }).toBuffer();
-  return pixels.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+  return (opaque ? input.removeAlpha() : input).webp({ quality, effort: 1 }).toBuffer();
+}
+
+async function encode(
+  canvas: Canvas,
+  prepared: PreparedPage,
+  options: RasterOptions,
+  opaque: boolean,
+): Promise<Uint8Array> {
+  if (options.format === 'webp') return encodeWebp(canvas, options.quality, opaque);
+  const striped = await encodeStriped(canvas, prepared, {
+    format: options.format,
+    scale: options.scale,
+    quality: options.quality,
+    opaque,
+    ...(options.baseKey ? { baseKey: options.baseKey } : {}),
+  });
+  return striped.bytes;
 }
 
 /**
@@ -101,7 +115,7 @@ export async function renderRasterPage(
   let bytes: Uint8Array;
   try {
     drawPageOnto(canvas, prepared, pageId, options.scale, options.format === 'jpeg');
-    bytes = await encode(canvas, options, opaque);
+    bytes = await encode(canvas, prepared, options, opaque);
   } finally {
     release(canvas);
   }

@@ -1,15 +1,14 @@
 /**
- * One render process seen from the pool: forks render-process.ts (through tsx, heap capped with
- * --max-old-space-size), knows when it is ready, sends it one job at a time, reads its resident
+ * One render process seen from the pool: forks render-process.ts (compiled, see entry.ts; heap capped
+ * with --max-old-space-size), knows when it is ready, sends it one job at a time, reads its resident
  * set size from /proc, and kills it. Its stderr is passed through to ours; a V8 heap exhaustion
  * found there is reported, so the pool can say 'out of memory' rather than 'internal'.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { RenderJob } from '../types.ts';
+import { renderProcessEntry } from './entry.ts';
 import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
-
-const ENTRY = new URL('./render-process.ts', import.meta.url);
 
 /** How a process ended, as far as its last render is concerned. */
 export interface ChildExit {
@@ -36,8 +35,9 @@ export class RenderChild {
   private heapExhausted = false;
 
   constructor(options: { maxHeapMb: number }) {
-    this.process = fork(ENTRY, [], {
-      execArgv: ['--import', 'tsx', `--max-old-space-size=${options.maxHeapMb}`],
+    const entry = renderProcessEntry();
+    this.process = fork(entry.path, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${options.maxHeapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });

@@ -69,7 +69,7 @@ function renderProcesses(parent = process.pid): number[] {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return state !== 'Z' && Number(ppid) === parent && cmdline.includes('render-process.ts');
+        return state !== 'Z' && Number(ppid) === parent && cmdline.includes('render-process');
       } catch {
         return false; // exited meanwhile
       }

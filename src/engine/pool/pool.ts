@@ -11,6 +11,7 @@
  * ('internal') and is replaced.
  */
 import { availableParallelism } from 'node:os';
+import type { CacheStats } from '../backends/lru.ts';
 import { fromWire, PoolOverloaded, RenderError } from '../errors.ts';
 import type { RenderedFile, RenderJob } from '../types.ts';
 import { type ChildExit, ChildGone, RenderChild } from './child.ts';
@@ -74,6 +75,8 @@ export class RenderPool {
   private readonly recycleRss: number;
   private readonly maxRss: number;
   private closed = false;
+  /** Each process's cache counters, as its last answer reported them. */
+  private readonly cachesBySlot: CacheStats[][] = [];
   private running = 0;
   private completed = 0;
   private failed = 0;
@@ -131,6 +134,27 @@ export class RenderPool {
       overloaded: this.overloaded,
       maxQueue: this.maxQueue,
     };
+  }
+
+  /** The render processes' caches, summed by name (counters restart with a replaced process). */
+  cacheStats(): CacheStats[] {
+    const byName = new Map<string, CacheStats>();
+    for (const caches of this.cachesBySlot) {
+      for (const cache of caches ?? []) {
+        const sum = byName.get(cache.name);
+        if (!sum) byName.set(cache.name, { ...cache });
+        else {
+          sum.entries += cache.entries;
+          sum.bytes += cache.bytes;
+          sum.maxBytes =
+            sum.maxBytes === null || cache.maxBytes === null ? null : sum.maxBytes + cache.maxBytes;
+          sum.hits += cache.hits;
+          sum.misses += cache.misses;
+          sum.evictions += cache.evictions;
+        }
+      }
+    }
+    return [...byName.values()];
   }
 
   /** Kills every process; queued and running renders fail. */
@@ -197,6 +221,7 @@ export class RenderPool {
     child.busy = false;
     if (outcome.kind === 'answer') {
       const { answer } = outcome;
+      this.cachesBySlot[slot] = answer.caches;
       if (answer.ok) {
         this.completed++;
         waiting.resolve(answer.files);

@@ -3,6 +3,7 @@
  * 'advanced'` (V8 structured clone), so byte arrays cross as bytes, not JSON. Errors cross as data
  * (a class instance would arrive as a plain object), so a process answers with a tagged result.
  */
+import type { CacheStats } from '../backends/lru.ts';
 import type { WireError } from '../errors.ts';
 import type { RenderedFile, RenderJob } from '../types.ts';
 
@@ -17,10 +18,11 @@ export interface ReadyMessage {
   kind: 'ready';
 }
 
-/** Process → pool: the answer to the job it was given, and its resident set size after it. */
+/** Process → pool: the answer to the job it was given, its resident set size and caches after it. */
 export type RenderAnswer = {
   kind: 'answer';
   rssBytes: number;
+  caches: CacheStats[];
 } & ({ ok: true; files: RenderedFile[] } | { ok: false; error: WireError });
 
 export type ChildMessage = ReadyMessage | RenderAnswer;

@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { registerBundledFonts } from '../backends/fonts.ts';
+import { cacheStats } from '../backends/lru.ts';
 import { RenderError, toWire } from '../errors.ts';
 import { renderInProcess } from '../render.ts';
 import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
@@ -44,13 +45,14 @@ registerBundledFonts();
 async function answer(request: RenderRequest): Promise<RenderAnswer> {
   try {
     const files = await renderInProcess(request.job);
-    return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss() };
+    return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss(), caches: cacheStats() };
   } catch (error) {
     return {
       kind: 'answer',
       ok: false,
       error: toWire(asRenderError(error)),
       rssBytes: process.memoryUsage.rss(),
+      caches: cacheStats(),
     };
   }
 }

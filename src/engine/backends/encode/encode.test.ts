@@ -1,0 +1,118 @@
+/**
+ * The strip encoders against whole-image encodes: a striped JPEG decodes to the very pixels of a
+ * whole-image JPEG with the same settings, a re-encoded strip spliced in gives the bytes of a
+ * whole striped encode, a banded PNG decodes to the exact pixels (opaque and with alpha), and
+ * adler32Combine agrees with zlib's own Adler-32 for any split.
+ */
+import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { encodeJpegStrip, joinJpeg } from './jpeg-strips.ts';
+import { adler32Combine, encodePngBand, joinPng } from './png-bands.ts';
+import { consecutiveRuns, STRIP_ROWS, stripsOf } from './strips.ts';
+
+function noise(width: number, height: number, seed: number, alpha = false): Uint8Array {
+  const out = new Uint8Array(width * height * 4);
+  let s = seed;
+  for (let i = 0; i < out.length; i += 4) {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    const x = (i / 4) % width;
+    out[i] = (x + (s >>> 26)) & 255;
+    out[i + 1] = ((i >> 9) + (s >>> 27)) & 255;
+    out[i + 2] = (s >>> 24) & 255;
+    out[i + 3] = alpha ? (s >>> 16) & 255 : 255;
+  }
+  return out;
+}
+
+const rowsOf = (rgba: Uint8Array, width: number, top: number, rows: number) =>
+  rgba.subarray(top * width * 4, (top + rows) * width * 4);
+
+async function stripedJpeg(rgba: Uint8Array, width: number, height: number, quality: number) {
+  return Promise.all(
+    stripsOf(height).map((s) =>
+      encodeJpegStrip(rowsOf(rgba, width, s.top, s.rows), width, s.rows, { quality }),
+    ),
+  );
+}
+
+describe('striped JPEG', () => {
+  it('decodes to the pixels of a whole-image encode with the same settings', async () => {
+    for (const [width, height] of [
+      [1080, 1080],
+      [333, 129],
+      [64, 16],
+    ] as const) {
+      const rgba = noise(width, height, width);
+      const joined = joinJpeg(await stripedJpeg(rgba, width, height, 90), width, height, STRIP_ROWS);
+      const whole = await sharp(rgba, { raw: { width, height, channels: 4 } })
+        .removeAlpha()
+        .jpeg({ quality: 90, optimiseCoding: false, chromaSubsampling: '4:2:0' })
+        .toBuffer();
+      const a = await sharp(joined).raw().toBuffer();
+      const b = await sharp(whole).raw().toBuffer();
+      expect([width, height, a.length, a.equals(b)]).toEqual([width, height, width * height * 3, true]);
+    }
+  });
+
+  it('splices a re-encoded strip into the bytes of a whole striped encode', async () => {
+    const [width, height] = [500, 700];
+    const before = noise(width, height, 1);
+    const after = Uint8Array.from(before);
+    after.fill(200, 300 * width * 4, 310 * width * 4);
+    const strips = await stripedJpeg(before, width, height, 80);
+    const changed = Math.floor(300 / STRIP_ROWS);
+    const s = stripsOf(height)[changed] as { top: number; rows: number };
+    strips[changed] = await encodeJpegStrip(rowsOf(after, width, s.top, s.rows), width, s.rows, {
+      quality: 80,
+    });
+    const spliced = joinJpeg(strips, width, height, STRIP_ROWS);
+    const fresh = joinJpeg(await stripedJpeg(after, width, height, 80), width, height, STRIP_ROWS);
+    expect(spliced.equals(fresh)).toBe(true);
+  });
+});
+
+describe('banded PNG', () => {
+  for (const opaque of [true, false]) {
+    it(`decodes to the exact pixels (${opaque ? 'RGB' : 'RGBA'})`, async () => {
+      const [width, height] = [301, 517];
+      const rgba = noise(width, height, 7, !opaque);
+      const bands = await Promise.all(
+        stripsOf(height).map((s) => encodePngBand(rowsOf(rgba, width, s.top, s.rows), width, s.rows, opaque)),
+      );
+      const png = joinPng(bands, width, height, opaque);
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height, info.channels]).toEqual([width, height, opaque ? 3 : 4]);
+      const expected = opaque ? Buffer.from(rgba.filter((_, i) => i % 4 !== 3)) : Buffer.from(rgba);
+      expect(data.equals(expected)).toBe(true);
+    });
+  }
+
+  it('combines Adler-32 as zlib computes it over the whole', () => {
+    const bytes = noise(97, 89, 3);
+    const adlerOf = (part: Uint8Array) => {
+      const z = deflateSync(part, { level: 0 });
+      return z.readUInt32BE(z.length - 4);
+    };
+    for (const cut of [0, 1, 5552, 17_000, bytes.length - 1, bytes.length]) {
+      const combined = adler32Combine(
+        adlerOf(bytes.subarray(0, cut)),
+        adlerOf(bytes.subarray(cut)),
+        bytes.length - cut,
+      );
+      expect([cut, combined]).toEqual([cut, adlerOf(bytes)]);
+    }
+  });
+});
+
+describe('strip geometry', () => {
+  it('covers every row once, in multiples of 16, and groups runs', () => {
+    const strips = stripsOf(1080);
+    expect(strips.reduce((sum, s) => sum + s.rows, 0)).toBe(1080);
+    expect(strips.slice(0, -1).every((s) => s.rows === STRIP_ROWS && s.rows % 16 === 0)).toBe(true);
+    expect(consecutiveRuns([5, 1, 2, 2, 7, 6, 0])).toEqual([
+      [0, 1, 2],
+      [5, 6, 7],
+    ]);
+  });
+});
