@@ -4,11 +4,11 @@
  */
 import sharp from 'sharp';
 
-/** A deterministic photo-like JPEG (smooth gradients plus noise). */
-export async function photoJpeg(width = 1600, height = 1200): Promise<Buffer> {
+/** A deterministic photo-like JPEG (smooth gradients plus noise); another `seed`, another photo. */
+export async function photoJpeg(width = 1600, height = 1200, photoSeed = 42): Promise<Buffer> {
   const channels = 3;
   const pixels = Buffer.alloc(width * height * channels);
-  let seed = 42;
+  let seed = photoSeed;
   const random = () => {
     seed = (seed * 1664525 + 1013904223) >>> 0;
     return seed / 2 ** 32;
@@ -17,7 +17,7 @@ export async function photoJpeg(width = 1600, height = 1200): Promise<Buffer> {
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * channels;
       const noise = (random() - 0.5) * 40;
-      pixels[i] = Math.max(0, Math.min(255, 120 + 100 * Math.sin(x / 180) + noise));
+      pixels[i] = Math.max(0, Math.min(255, 120 + 100 * Math.sin((x + photoSeed * 37) / 180) + noise));
       pixels[i + 1] = Math.max(0, Math.min(255, 90 + 80 * Math.cos(y / 150) + noise));
       pixels[i + 2] = Math.max(0, Math.min(255, 140 + 60 * Math.sin((x + y) / 260) + noise));
     }
@@ -25,8 +25,8 @@ export async function photoJpeg(width = 1600, height = 1200): Promise<Buffer> {
   return sharp(pixels, { raw: { width, height, channels } }).jpeg({ quality: 85 }).toBuffer();
 }
 
-export async function photoDataUri(width = 1600, height = 1200): Promise<string> {
-  return `data:image/jpeg;base64,${(await photoJpeg(width, height)).toString('base64')}`;
+export async function photoDataUri(width = 1600, height = 1200, seed = 42): Promise<string> {
+  return `data:image/jpeg;base64,${(await photoJpeg(width, height, seed)).toString('base64')}`;
 }
 
 const LOGO =

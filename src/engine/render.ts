@@ -37,7 +37,7 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
       });
     }
     const first = pages[0] as Page;
-    const bytes = renderPdf(prepared, quality);
+    const bytes = await renderPdf(prepared, quality);
     return [
       {
         bytes,

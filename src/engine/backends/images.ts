@@ -30,6 +30,8 @@ export interface LoadedImage {
   height: number;
   /** Decoded bitmap (lazily decoded by Skia on first draw, then kept). */
   image?: Image;
+  /** The source bytes of a baseline-compatible 3-component JPEG, which a PDF can embed as they are. */
+  jpeg?: Buffer;
   /** SVG markup, rasterised per device size. */
   markup?: Buffer;
   /** What the SVG's filters cost per rasterised pixel (see svgFilterCost). */
@@ -50,7 +52,10 @@ const decoded = new Lru<string, LoadedImage>({
   name: 'decoded-images',
   maxEntries: 64,
   maxWeight: cacheBytes('decodedImages'),
-  weigh: (img) => (img.kind === 'bitmap' ? pixelsOf(img.width, img.height) : (img.markup?.byteLength ?? 0)),
+  weigh: (img) =>
+    img.kind === 'bitmap'
+      ? pixelsOf(img.width, img.height) + (img.jpeg?.byteLength ?? 0)
+      : (img.markup?.byteLength ?? 0),
 });
 
 const drawables = new Lru<string, { drawable: Drawable; weight: number }>({
@@ -123,7 +128,25 @@ function decodeSvg(id: string, bytes: Buffer): LoadedImage {
 
 function decodeBitmap(id: string, bytes: Buffer): LoadedImage {
   const image = readBitmapHeader(bytes);
-  return { kind: 'bitmap', id, width: image.width, height: image.height, image };
+  const jpeg = isRgbJpeg(bytes) ? bytes : undefined;
+  return { kind: 'bitmap', id, width: image.width, height: image.height, image, ...(jpeg ? { jpeg } : {}) };
+}
+
+/**
+ * A JPEG whose frame (SOF0-2) has 3 components and that carries no Adobe marker (which may mean
+ * CMYK or an inverted transform): a PDF reader decodes it as YCbCr to RGB, as every viewer does.
+ */
+function isRgbJpeg(bytes: Buffer): boolean {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return false;
+  for (let at = 2; at + 9 < bytes.length; ) {
+    if (bytes[at] !== 0xff) return false;
+    const marker = bytes[at + 1] ?? 0;
+    if (marker === 0xee) return false; // APP14 "Adobe"
+    if (marker >= 0xc0 && marker <= 0xc2) return bytes[at + 9] === 3;
+    if (marker === 0xd9 || marker === 0xda) return false;
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return false;
 }
 
 /** Decodes (or finds in the cache) an image from its bytes. */

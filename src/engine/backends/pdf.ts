@@ -1,10 +1,13 @@
 /**
  * PDF backend: one PDF page per design page through Skia's PDF document, so text stays real,
- * selectable text with embedded font subsets and shapes stay vector. Images are embedded by Skia
- * (JPEG-compressed at the job's quality when opaque); rasterised SVGs use renderLimits.pdfRasterScale.
+ * selectable text with embedded font subsets and shapes stay vector. JPEG photos are embedded as
+ * they are, or from a cached downscaled encoding (pdf-images.ts); other images are embedded by
+ * Skia (JPEG-compressed at the job's quality when opaque); rasterised SVGs use
+ * renderLimits.pdfRasterScale.
  */
 import { PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
 import { drawPreparedPage } from './draw-context.ts';
+import { PdfImageSwap } from './pdf-images.ts';
 import type { PreparedPage } from './prepare.ts';
 
 export interface PdfPage {
@@ -12,16 +15,26 @@ export interface PdfPage {
   prepared: PreparedPage;
 }
 
-export function renderPdf(pages: readonly PdfPage[], quality: number): Uint8Array {
+export async function renderPdf(pages: readonly PdfPage[], quality: number): Promise<Uint8Array> {
   const doc = new PDFDocument({ creator: 'Platen', producer: 'Platen', encodingQuality: quality });
+  const swap = new PdfImageSwap(quality);
   for (const { pageId, prepared } of pages) {
+    const { host } = prepared;
+    const swapping: PreparedPage = {
+      ...prepared,
+      host: {
+        ...host,
+        image: (key, width, height) =>
+          swap.placeholderFor(prepared.images.get(key), width, height) ?? host.image(key, width, height),
+      },
+    };
     // The typings omit drawImage from the PDF page context; at run time it is the full 2D context.
     const ctx = doc.beginPage(prepared.layout.width, prepared.layout.height) as unknown as SKRSContext2D;
     try {
-      drawPreparedPage(ctx, prepared, pageId);
+      drawPreparedPage(ctx, swapping, pageId);
     } finally {
       doc.endPage();
     }
   }
-  return doc.close();
+  return swap.apply(doc.close());
 }

@@ -46,6 +46,8 @@ export interface PreparedPage {
   host: DrawHost<Path2D, Drawable>;
   /** Image key → content hash of the bytes behind it (what an incremental render compares). */
   imageIds: ReadonlyMap<string, string>;
+  /** Image key → the loaded image (the PDF backend embeds JPEG sources as they are). */
+  images: ReadonlyMap<string, LoadedImage>;
 }
 
 function elementsUsing(page: Page, src: string): string | undefined {
@@ -146,5 +148,5 @@ export async function preparePage(
   };
   const background = typeof page.background === 'string' ? parseColor(page.background) : null;
   const imageIds = new Map([...loaded].map(([key, image]) => [key, image.id]));
-  return { layout: result.layout, host, opaque: background?.a === 1, imageIds };
+  return { layout: result.layout, host, opaque: background?.a === 1, imageIds, images: loaded };
 }
