@@ -1,20 +1,26 @@
 /**
- * `npm run bench:api`: drives the real server over loopback with autocannon and prints renders/s,
- * p50/p99 latency and peak RSS for fresh JPEG renders, identical replays and a mixed workload, next
- * to the raw render pool's rate measured in the same run. Writes bench/results/api.json.
+ * `npm run bench:api`: drives the real server over loopback. Per format, the latency of one render
+ * at a time through the render route (HTTP included) with only the headline changing, and with a
+ * new photo every time, against Chromium rendering the same design in the same run; fresh JPEG
+ * renders/s with autocannon; identical replays/s from autocannon in a separate process pinned to
+ * its own core (taskset); a mixed workload; the server's peak RSS. Writes bench/results/api.json.
  * `--quick` runs each phase briefly (CI smoke).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { parseDesignDocument } from '../src/design/index.ts';
+import { applyModifications, parseDesignDocument } from '../src/design/index.ts';
 import { RenderPool } from '../src/engine/index.ts';
-import { benchDocument, photoJpeg } from './designs.ts';
+import { chromiumLatency } from './chromium.ts';
+import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
+import { type Stat, timed } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
 const seconds = quick ? 2 : 10;
+const iterations = quick ? 10 : 60;
+const warmups = quick ? 3 : 10;
 const ADMIN = 'bench-admin-token-0123456789';
 const PHOTO_ID = 'ast_benchphotobenchphoto00';
 
@@ -39,21 +45,26 @@ async function rawPoolRate(photo: Buffer): Promise<number> {
   if (!parsed.ok) throw new Error('bench design is invalid');
   const workers = availableParallelism();
   const pool = new RenderPool({ workers, maxQueue: 1024, timeoutMs: 30_000 });
-  const job = {
-    document: parsed.document,
-    pageIds: [parsed.document.activePageId],
-    format: 'jpeg' as const,
-    workspaceId: 'ws_bench',
-    assets: { [PHOTO_ID]: { bytes: new Uint8Array(photo), mimeType: 'image/jpeg' } },
-    fonts: [],
+  const job = (i: number) => {
+    const modified = applyModifications(parsed.document, { headline: `Pool headline ${i}` });
+    if (!modified.ok) throw new Error('modification refused');
+    return {
+      document: modified.document,
+      pageIds: [parsed.document.activePageId],
+      format: 'jpeg' as const,
+      workspaceId: 'ws_bench',
+      assets: { [PHOTO_ID]: { bytes: new Uint8Array(photo), mimeType: 'image/jpeg' } },
+      fonts: [],
+      cacheKey: 'tpl_bench',
+    };
   };
-  for (let i = 0; i < workers * 3; i++) await pool.render(job);
+  for (let i = 0; i < workers * 3; i++) await pool.render(job(i));
   const count = quick ? 40 : 200;
   const started = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: workers * 2 }, async () => {
-      while (next++ < count) await pool.render(job);
+      while (next++ < count) await pool.render(job(next));
     }),
   );
   const rate = count / ((performance.now() - started) / 1000);
@@ -96,6 +107,70 @@ async function post(base: string, path: string, body: unknown, token: string) {
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** Replays from autocannon in its own process, pinned to the last core (the server keeps the rest). */
+function replaysFromAnotherProcess(base: string, path: string, key: string, cores: number): Row {
+  const cli = join('node_modules', 'autocannon', 'autocannon.js');
+  const args = [
+    cli,
+    '-j',
+    '-c',
+    '32',
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    `authorization=Bearer ${key}`,
+    '-H',
+    'content-type=application/json',
+    '-b',
+    JSON.stringify({ format: 'jpeg', idempotencyKey: 'replay' }),
+    base + path,
+  ];
+  const pinned = cores > 1;
+  const out = execFileSync(
+    pinned ? 'taskset' : process.execPath,
+    pinned ? ['-c', String(cores - 1), process.execPath, ...args] : args,
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const result = JSON.parse(out) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  return {
+    phase: `identical replay (autocannon in its own process${pinned ? `, pinned to core ${cores - 1}` : ''})`,
+    connections: 32,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/** One request at a time through the route, HTTP included: the latency a user sees. */
+async function sequential(
+  base: string,
+  path: string,
+  key: string,
+  body: (i: number) => unknown,
+): Promise<Stat> {
+  return timed(iterations, warmups, async (i) => {
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body(i)),
+    });
+    if (res.status !== 200) throw new Error(`render answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+}
+
 async function drive(
   phase: string,
   base: string,
@@ -130,6 +205,7 @@ async function drive(
 async function main() {
   const photo = await photoJpeg();
   const poolRate = await rawPoolRate(photo);
+  const chromium = await chromiumLatency(await photoDataUri(), iterations, warmups);
   const { base, child } = await startServer(39000 + Math.floor(Math.random() * 1000));
   try {
     const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
@@ -159,19 +235,40 @@ async function main() {
     const path = `/v1/templates/${template.id}/render`;
     const run = `${Date.now()}`;
     await post(base, path, { format: 'jpeg', idempotencyKey: 'replay' }, keyRes.key);
+    // A new photo for every render of the "everything changes" case: nothing to reuse.
+    const photoIds: string[] = [];
+    for (let seed = 1; seed <= iterations + warmups; seed++) {
+      const res = await fetch(`${base}/v1/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyRes.key}`, 'content-type': 'image/jpeg' },
+        body: new Uint8Array(await photoJpeg(1600, 1200, seed)),
+      });
+      photoIds.push(((await res.json()) as { id: string }).id);
+    }
+    const headline = (format: string, tag: string) => (i: number) => ({
+      format,
+      modifications: { headline: `Summer sale ${run} ${tag} ${i}` },
+    });
+    const newPhoto = (format: string) => (i: number) => ({
+      format,
+      modifications: { headline: `New photo ${run} ${i}`, photo: `asset:${photoIds[i % photoIds.length]}` },
+    });
+    const latency = {
+      jpeg: await sequential(base, path, keyRes.key, headline('jpeg', 'j')),
+      png: await sequential(base, path, keyRes.key, headline('png', 'p')),
+      pdf: await sequential(base, path, keyRes.key, headline('pdf', 'd')),
+      jpegNewPhoto: await sequential(base, path, keyRes.key, newPhoto('jpeg')),
+      pngNewPhoto: await sequential(base, path, keyRes.key, newPhoto('png')),
+      pdfNewPhoto: await sequential(base, path, keyRes.key, newPhoto('pdf')),
+    };
     const rows: Row[] = [];
     rows.push(
-      await drive('fresh jpeg', base, path, keyRes.key, 4, (i) => ({
+      await drive('fresh jpeg, headline changes', base, path, keyRes.key, 4, (i) => ({
         format: 'jpeg',
-        idempotencyKey: `${run}-f${i}`,
+        modifications: { headline: `Rate ${run} ${i}` },
       })),
     );
-    rows.push(
-      await drive('identical replay', base, path, keyRes.key, 32, () => ({
-        format: 'jpeg',
-        idempotencyKey: 'replay',
-      })),
-    );
+    rows.push(replaysFromAnotherProcess(base, path, keyRes.key, availableParallelism()));
     rows.push(
       await drive('mixed (1 fresh : 4 replays)', base, path, keyRes.key, 8, (i) =>
         i % 5 === 0
@@ -181,21 +278,47 @@ async function main() {
     );
     const rss = peakRssMb(child.pid ?? 0);
     const fresh = rows[0];
+    const ratio = (ours: Stat, theirs: Stat) => Number((theirs.median / ours.median).toFixed(2));
+    const versus = {
+      jpeg: ratio(latency.jpeg, chromium.jpeg),
+      png: ratio(latency.png, chromium.png),
+      pdf: ratio(latency.pdf, chromium.pdf),
+      jpegNewPhoto: ratio(latency.jpegNewPhoto, chromium.jpeg),
+      pngNewPhoto: ratio(latency.pngNewPhoto, chromium.png),
+      pdfNewPhoto: ratio(latency.pdfNewPhoto, chromium.pdf),
+    };
     const report = {
       machine: { cores: availableParallelism(), node: process.version },
       quick,
+      latency,
+      chromium,
+      versusChromium: versus,
       rawPoolJpegPerSecond: Math.round(poolRate * 10) / 10,
       freshVsPool: fresh ? Math.round((fresh.requestsPerSecond / poolRate) * 100) / 100 : null,
       serverPeakRssMb: rss,
       rows,
       targets: {
-        freshVsPool: '>= 0.8',
-        freshPerSecond: '>= 40',
-        freshP99Ms: '< 250 at 4 clients',
-        replayPerSecond: '>= 3000',
-        replayP99Ms: '< 50 at 32 clients',
+        jpegMedianMs: '<= 10, >= 5x Chromium (headline changes)',
+        pngMedianMs: '<= 25, >= 10x Chromium',
+        pdfPageMedianMs: '<= 15, >= 2.5x Chromium',
+        freshJpegPerSecond: '>= 100',
+        replayPerSecond: '>= 5000',
+        serverPeakRssMb: '< 400',
       },
     };
+    const line = (name: string, ours: Stat, theirs: Stat, x: number) =>
+      console.log(
+        `${name.padEnd(30)} ${ours.median.toFixed(1).padStart(8)} ${ours.p95.toFixed(1).padStart(8)} ${theirs.median.toFixed(1).padStart(10)} ${`${x}x`.padStart(8)}`,
+      );
+    console.log(
+      `${'through the route, 1 client'.padEnd(30)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'chromium'.padStart(10)} ${'ratio'.padStart(8)}`,
+    );
+    line('JPEG, headline changes', latency.jpeg, chromium.jpeg, versus.jpeg);
+    line('PNG, headline changes', latency.png, chromium.png, versus.png);
+    line('PDF page, headline changes', latency.pdf, chromium.pdf, versus.pdf);
+    line('JPEG, new photo each time', latency.jpegNewPhoto, chromium.jpeg, versus.jpegNewPhoto);
+    line('PNG, new photo each time', latency.pngNewPhoto, chromium.png, versus.pngNewPhoto);
+    line('PDF page, new photo each time', latency.pdfNewPhoto, chromium.pdf, versus.pdfNewPhoto);
     console.table(rows);
     console.log(
       `raw pool: ${report.rawPoolJpegPerSecond} jpeg/s; end to end / pool = ${report.freshVsPool}; server peak RSS ${rss} MB`,

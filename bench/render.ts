@@ -7,42 +7,19 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createCanvas } from '@napi-rs/canvas';
-import { chromium } from 'playwright-core';
 import { applyModifications, type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
 import { fontCatalogFor } from '../src/engine/backends/fonts.ts';
 import { preparePage } from '../src/engine/backends/prepare.ts';
 import { drawPageOnto } from '../src/engine/backends/raster.ts';
 import { encodeStriped } from '../src/engine/backends/striped.ts';
 import { type OutputFormat, type RenderJob, RenderPool } from '../src/engine/index.ts';
+import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, socialPost } from './designs.ts';
-import { chromiumHtml } from './render-html.ts';
+import { type Stat, stat, timed } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
 const iterations = quick ? 8 : 60;
 const warmups = quick ? 3 : 10;
-
-interface Stat {
-  median: number;
-  p95: number;
-  n: number;
-}
-
-function stat(samples: number[]): Stat {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return { median: Number(at(0.5).toFixed(2)), p95: Number(at(0.95).toFixed(2)), n: sorted.length };
-}
-
-async function timed(n: number, warm: number, fn: (i: number) => Promise<unknown>): Promise<Stat> {
-  for (let i = 0; i < warm; i++) await fn(i);
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    await fn(i);
-    samples.push(performance.now() - started);
-  }
-  return stat(samples);
-}
 
 function parse(raw: unknown): DesignDocument {
   const parsed = parseDesignDocument(raw);
@@ -196,49 +173,6 @@ async function poolThroughput(pool: RenderPool, single: DesignDocument, workers:
   return Number((count / ((performance.now() - started) / 1000)).toFixed(1));
 }
 
-async function chromiumLatency(photo: string) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1080, height: 1080 } });
-    await page.setContent(chromiumHtml(photo), { waitUntil: 'load' });
-    await page.evaluate(() => document.fonts.ready);
-    // Each shot changes the headline, so Chromium lays out and paints again as a new render would.
-    const shoot = (type: 'png' | 'jpeg') => async (i: number) => {
-      await page.evaluate((n) => {
-        const el = document.getElementById('headline');
-        if (el) el.textContent = `Summer collection, take ${n}`;
-      }, i);
-      await page.screenshot(type === 'png' ? { type } : { type, quality: 90 });
-    };
-    const printPdf = async (i: number) => {
-      await page.evaluate((n) => {
-        const el = document.getElementById('headline');
-        if (el) el.textContent = `Summer collection, take ${n}`;
-      }, i);
-      await page.pdf({ width: '1080px', height: '1080px', printBackground: true, pageRanges: '1' });
-    };
-    return {
-      png: await timed(iterations, warmups, shoot('png')),
-      jpeg: await timed(iterations, warmups, shoot('jpeg')),
-      pdf: await timed(iterations, warmups, printPdf),
-    };
-  } finally {
-    await browser.close();
-  }
-}
-
 async function main(): Promise<void> {
   const workers = availableParallelism();
   const photo = await photoDataUri();
@@ -262,7 +196,7 @@ async function main(): Promise<void> {
   const poolRssMb = processPeaksMb.reduce((a, b) => a + b, 0);
   const stages = await breakdown(single);
 
-  const browser = await chromiumLatency(photo);
+  const browser = await chromiumLatency(photo, iterations, warmups);
   const ratio = (ours: Stat, theirs: Stat) => Number((theirs.median / ours.median).toFixed(2));
   const speedup = {
     jpeg: ratio(latency.jpeg, browser.jpeg),

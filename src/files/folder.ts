@@ -43,9 +43,21 @@ export class FolderFileStore implements FileStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredFileInfo> {
     const { data, meta } = this.paths(key);
     await mkdir(dirname(data), { recursive: true });
-    // Sidecar first: whenever the data file exists its sidecar does too (delete reverses the order).
-    await writeAtomically(meta, JSON.stringify({ contentType }));
-    await writeAtomically(data, bytes);
+    // Both written and synced side by side (one sync's wait, not two); then the sidecar is renamed
+    // into place first: whenever the data file exists its sidecar does too (delete reverses the order).
+    const written = await Promise.allSettled([
+      writeSynced(meta, JSON.stringify({ contentType })),
+      writeSynced(data, bytes),
+    ]);
+    const temps = written.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      for (const result of written) if (result.status === 'rejected') throw result.reason;
+      await rename(temps[0] as string, meta);
+      await rename(temps[1] as string, data);
+    } catch (error) {
+      await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+      throw error;
+    }
     return { key, byteSize: bytes.byteLength, contentType };
   }
 
@@ -169,7 +181,8 @@ async function readContentType(metaPath: string): Promise<string> {
 }
 
 /** Write to a unique temp file in the target's directory, flush it to disk, then rename over. */
-async function writeAtomically(target: string, contents: Uint8Array | string): Promise<void> {
+/** Writes a temp file beside `target` and syncs it; the caller renames it into place. */
+async function writeSynced(target: string, contents: Uint8Array | string): Promise<string> {
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx');
   try {
@@ -180,7 +193,7 @@ async function writeAtomically(target: string, contents: Uint8Array | string): P
     } finally {
       await handle.close();
     }
-    await rename(temp, target);
+    return temp;
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

@@ -83,8 +83,9 @@ function localRect(op: DrawOp): Rect {
 
 export function footprintOf(op: DrawOp, scale: number, imageIds: ReadonlyMap<string, string>): OpFootprint {
   const [, top, , bottom] = transformRect(scaling(scale, scale), localRect(op));
+  // An image is named by its content hash alone: its key may be a data URI of megabytes.
   const signature = JSON.stringify(op, (key, value) =>
-    key === 'key' && typeof value === 'string' ? `${value}#${imageIds.get(value) ?? ''}` : value,
+    key === 'key' && typeof value === 'string' ? `#${imageIds.get(value) ?? value}` : value,
   );
   const rows: [number, number] = Number.isFinite(top)
     ? [Math.floor(top) - SLACK, Math.ceil(bottom) + SLACK]

@@ -6,9 +6,11 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { RenderJob } from '../types.ts';
+import { BULK_FD, BulkReader } from './bulk.ts';
 import { renderProcessEntry } from './entry.ts';
-import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
+import type { ChildMessage, RenderAnswer, RenderOutcome, RenderRequest } from './protocol.ts';
 
 /** How a process ended, as far as its last render is concerned. */
 export interface ChildExit {
@@ -31,16 +33,18 @@ export class RenderChild {
   isReady = false;
   busy = false;
   private readonly process: ChildProcess;
-  private pending: { resolve(answer: RenderAnswer): void; reject(error: Error): void } | undefined;
+  private pending: { resolve(answer: RenderOutcome): void; reject(error: Error): void } | undefined;
   private heapExhausted = false;
+  private readonly bulk: BulkReader;
 
   constructor(options: { maxHeapMb: number }) {
     const entry = renderProcessEntry();
     this.process = fork(entry.path, [], {
       execArgv: [...entry.execArgv, `--max-old-space-size=${options.maxHeapMb}`],
       serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc', 'pipe'],
     });
+    this.bulk = new BulkReader(this.process.stdio[BULK_FD] as Readable);
     this.process.stderr?.on('data', (chunk: Buffer) => {
       if (chunk.includes('JavaScript heap out of memory')) this.heapExhausted = true;
       process.stderr.write(chunk);
@@ -64,8 +68,20 @@ export class RenderChild {
           this.isReady = true;
           resolve();
         } else {
-          this.pending?.resolve(message);
-          this.pending = undefined;
+          // The pending render stays pending while its bytes arrive: a death meanwhile rejects it.
+          const pending = this.pending;
+          void this.withBytes(message).then(
+            (outcome) => {
+              if (this.pending !== pending) return;
+              this.pending = undefined;
+              pending?.resolve(outcome);
+            },
+            (error: Error) => {
+              if (this.pending !== pending) return;
+              this.pending = undefined;
+              pending?.reject(error);
+            },
+          );
         }
       });
       void this.gone.then((exit) => reject(new ChildGone(exit)));
@@ -79,8 +95,16 @@ export class RenderChild {
     return this.process.connected;
   }
 
+  private async withBytes(answer: RenderAnswer): Promise<RenderOutcome> {
+    if (!answer.ok) return answer;
+    const files = [];
+    for (const { byteLength, ...file } of answer.files)
+      files.push({ ...file, bytes: await this.bulk.read(byteLength) });
+    return { ...answer, files };
+  }
+
   /** Sends one job; settles with the answer, or rejects with ChildGone if the process dies first. */
-  run(job: RenderJob): Promise<RenderAnswer> {
+  run(job: RenderJob): Promise<RenderOutcome> {
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
       this.process.send({ kind: 'render', job } satisfies RenderRequest, (error) => {

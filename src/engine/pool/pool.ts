@@ -15,7 +15,7 @@ import type { CacheStats } from '../backends/lru.ts';
 import { fromWire, PoolOverloaded, RenderError } from '../errors.ts';
 import type { RenderedFile, RenderJob } from '../types.ts';
 import { type ChildExit, ChildGone, RenderChild } from './child.ts';
-import type { RenderAnswer } from './protocol.ts';
+import type { RenderOutcome } from './protocol.ts';
 
 export interface RenderPoolOptions {
   /** Render processes (default: the machine's cores). */
@@ -58,7 +58,7 @@ interface Waiting {
 }
 
 type Outcome =
-  | { kind: 'answer'; answer: RenderAnswer }
+  | { kind: 'answer'; answer: RenderOutcome }
   | { kind: 'gone'; exit?: ChildExit }
   | { kind: 'timeout' }
   | { kind: 'memory' };

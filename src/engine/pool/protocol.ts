@@ -18,11 +18,18 @@ export interface ReadyMessage {
   kind: 'ready';
 }
 
+/** A rendered file as answered: its bytes follow on the bulk pipe (bulk.ts), `byteLength` of them. */
+export type AnsweredFile = Omit<RenderedFile, 'bytes'> & { byteLength: number };
+
 /** Process → pool: the answer to the job it was given, its resident set size and caches after it. */
 export type RenderAnswer = {
   kind: 'answer';
   rssBytes: number;
   caches: CacheStats[];
-} & ({ ok: true; files: RenderedFile[] } | { ok: false; error: WireError });
+} & ({ ok: true; files: AnsweredFile[] } | { ok: false; error: WireError });
 
 export type ChildMessage = ReadyMessage | RenderAnswer;
+
+/** An answer with its files' bytes read from the bulk pipe: what the pool works with. */
+export type RenderOutcome = Omit<RenderAnswer, 'files'> &
+  ({ ok: true; files: RenderedFile[] } | { ok: false; error: WireError });

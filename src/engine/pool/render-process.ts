@@ -8,12 +8,14 @@
  * because that event cannot run while the main thread is busy in native code (Skia, resvg), a
  * small watchdog thread also kills it when its parent process is gone.
  */
+import { Socket } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { registerBundledFonts } from '../backends/fonts.ts';
 import { cacheStats } from '../backends/lru.ts';
 import { RenderError, toWire } from '../errors.ts';
 import { renderInProcess } from '../render.ts';
+import { BULK_FD, writeBulk } from './bulk.ts';
 import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
 
 const send = process.send?.bind(process);
@@ -42,9 +44,16 @@ process.on('disconnect', () => process.exit(0));
 sharp.cache(false);
 registerBundledFonts();
 
+const bulk = new Socket({ fd: BULK_FD, readable: false, writable: true });
+
 async function answer(request: RenderRequest): Promise<RenderAnswer> {
   try {
-    const files = await renderInProcess(request.job);
+    const rendered = await renderInProcess(request.job);
+    await writeBulk(
+      bulk,
+      rendered.map((file) => file.bytes),
+    );
+    const files = rendered.map(({ bytes, ...rest }) => ({ ...rest, byteLength: bytes.byteLength }));
     return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss(), caches: cacheStats() };
   } catch (error) {
     return {
