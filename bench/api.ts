@@ -7,7 +7,7 @@
  * `--quick` runs each phase briefly (CI smoke).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -38,6 +38,22 @@ function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** Peak RSS of each child process of `pid` (the server's render processes). */
+function childPeaksMb(pid: number): number[] {
+  const peaks: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid)
+        peaks.push(peakRssMb(Number(name)));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return peaks;
 }
 
 async function rawPoolRate(photo: Buffer): Promise<number> {
@@ -277,6 +293,7 @@ async function main() {
       ),
     );
     const rss = peakRssMb(child.pid ?? 0);
+    const renderProcessesMb = childPeaksMb(child.pid ?? 0);
     const fresh = rows[0];
     const ratio = (ours: Stat, theirs: Stat) => Number((theirs.median / ours.median).toFixed(2));
     const versus = {
@@ -296,6 +313,7 @@ async function main() {
       rawPoolJpegPerSecond: Math.round(poolRate * 10) / 10,
       freshVsPool: fresh ? Math.round((fresh.requestsPerSecond / poolRate) * 100) / 100 : null,
       serverPeakRssMb: rss,
+      renderProcessPeaksMb: renderProcessesMb,
       rows,
       targets: {
         jpegMedianMs: '<= 10, >= 5x Chromium (headline changes)',
@@ -321,7 +339,7 @@ async function main() {
     line('PDF page, new photo each time', latency.pdfNewPhoto, chromium.pdf, versus.pdfNewPhoto);
     console.table(rows);
     console.log(
-      `raw pool: ${report.rawPoolJpegPerSecond} jpeg/s; end to end / pool = ${report.freshVsPool}; server peak RSS ${rss} MB`,
+      `raw pool: ${report.rawPoolJpegPerSecond} jpeg/s; end to end / pool = ${report.freshVsPool}; server peak RSS ${rss} MB (render processes ${renderProcessesMb.join(' + ')} MB)`,
     );
     mkdirSync('bench/results', { recursive: true });
     writeFileSync('bench/results/api.json', `${JSON.stringify(report, null, 2)}\n`);
