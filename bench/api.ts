@@ -7,7 +7,7 @@
  * `--quick` runs each phase briefly (CI smoke).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,6 +15,7 @@ import { applyModifications, parseDesignDocument } from '../src/design/index.ts'
 import { RenderPool } from '../src/engine/index.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
+import { childPeaksMb, statusMb } from './proc.ts';
 import { type Stat, timed } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -34,27 +35,7 @@ interface Row {
   non2xx: number;
 }
 
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
-/** Peak RSS of each child process of `pid` (the server's render processes). */
-function childPeaksMb(pid: number): number[] {
-  const peaks: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid)
-        peaks.push(peakRssMb(Number(name)));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return peaks;
-}
+const peakRssMb = (pid: number): number => statusMb(pid, 'VmHWM');
 
 async function rawPoolRate(photo: Buffer): Promise<number> {
   const parsed = parseDesignDocument(benchDocument(`asset:${PHOTO_ID}`));

@@ -2,25 +2,13 @@
  * The peer in every benchmark: headless Chromium (Debian's, through playwright-core) rendering the
  * benchmark design as HTML (render-html.ts), warm, with the headline changed before each output.
  */
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/harness/studio.ts';
 import { chromiumHtml } from './render-html.ts';
-import { type Stat, timed } from './stats.ts';
+import { timed } from './stats.ts';
 
 /** Chromium, warm, changing the headline before each shot as a new render would: PNG, JPEG, PDF. */
 export async function chromiumLatency(photo: string, iterations: number, warmups: number) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1080, height: 1080 } });
     await page.setContent(chromiumHtml(photo), { waitUntil: 'load' });

@@ -4,7 +4,7 @@
  * with headless Chromium screenshotting equivalent HTML. Prints a table and writes
  * bench/results/render.json. `--quick` runs a few iterations (CI smoke).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createCanvas } from '@napi-rs/canvas';
 import { applyModifications, type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
@@ -15,6 +15,7 @@ import { encodeStriped } from '../src/engine/backends/striped.ts';
 import { type OutputFormat, type RenderJob, RenderPool } from '../src/engine/index.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, socialPost } from './designs.ts';
+import { childPeaksMb, statusMb } from './proc.ts';
 import { type Stat, stat, timed } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -27,32 +28,8 @@ function parse(raw: unknown): DesignDocument {
   return parsed.document;
 }
 
-function statusMb(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
 const rssNowMb = (): number => statusMb('self', 'VmRSS');
 const peakRssMb = (): number => statusMb('self', 'VmHWM');
-
-/** Peak RSS of each of this process's render processes (children running render-process, compiled or not). */
-function renderProcessPeaksMb(): number[] {
-  const peaks: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('render-process')) continue;
-      peaks.push(statusMb(Number(name), 'VmHWM'));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return peaks;
-}
 
 const jobOf = (
   document: DesignDocument,
@@ -190,7 +167,7 @@ async function main(): Promise<void> {
   const rendersPerSecond = await poolThroughput(pool, single, workers);
   const caches = pool.cacheStats();
   // The render processes are children: their peaks are their own (read before close() ends them).
-  const processPeaksMb = renderProcessPeaksMb();
+  const processPeaksMb = childPeaksMb(process.pid);
   await pool.close();
   const rssMb = peakRssMb();
   const poolRssMb = processPeaksMb.reduce((a, b) => a + b, 0);

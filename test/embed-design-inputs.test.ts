@@ -4,14 +4,13 @@
  * through the SSRF guard, handing back only bytes that are an image; `/fonts` lists the uploaded
  * families with URLs whose bytes are the very files the renderer registers.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEJAVU_TTF, PNG_1X1, SVG_WITH_SCRIPT } from './fixtures/samples.ts';
 import { asSession, createEmbed, mint } from './harness/embeds.ts';
 import {
   bearer,
-  freePort,
   http,
+  startOrigin,
   startTestServer,
   type TestServer,
   workspaceWithKey,
@@ -19,12 +18,12 @@ import {
 
 let server: TestServer;
 let strict: TestServer;
-let origin: Server;
+let origin: { base: string; close(): Promise<void> };
 let originBase: string;
 
-/** A stand-in for the internet on loopback: an image under a lying type, HTML, and a redirect. */
-async function startOrigin(): Promise<void> {
-  origin = createServer((request, response) => {
+/** A stand-in for the internet on loopback: an image under a lying type, HTML, and nothing else. */
+async function startImageOrigin(): Promise<void> {
+  origin = await startOrigin((request, response) => {
     if (request.url === '/photo') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end(PNG_1X1);
@@ -36,9 +35,7 @@ async function startOrigin(): Promise<void> {
       response.end();
     }
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => origin.listen(port, '127.0.0.1', resolve));
-  originBase = `http://127.0.0.1:${port}`;
+  originBase = origin.base;
 }
 
 async function sessionOn(target: TestServer) {
@@ -51,14 +48,14 @@ async function sessionOn(target: TestServer) {
 }
 
 beforeAll(async () => {
-  await startOrigin();
+  await startImageOrigin();
   server = await startTestServer();
   strict = await startTestServer('sqlite', { PLATEN_ALLOW_PRIVATE_URLS: 'false' });
 }, 60_000);
 afterAll(async () => {
   await server?.close();
   await strict?.close();
-  await new Promise((resolve) => origin?.close(resolve));
+  await origin?.close();
 });
 
 describe('GET /v1/embed/:embedId/images', () => {

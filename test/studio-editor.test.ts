@@ -4,10 +4,11 @@
  * test hook (window.__editor) and that each committed edit calls onChange exactly once.
  */
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesignDocument, Element } from '../src/engine/browser.ts';
 import { type DevServer, startDevServer } from '../studio/dev/serve.ts';
+import { launchChromium } from './harness/studio.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -43,19 +44,7 @@ const byId = (elements: Element[], id: string) => elements.find((el) => el.id ==
 describe.skipIf(!present)('studio editor on its dev page (skipped when /usr/bin/chromium is absent)', () => {
   beforeAll(async () => {
     server = await startDevServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(server.url);
     await page.waitForFunction(() => '__editor' in window);

@@ -7,7 +7,6 @@
  * pixels differing. The ratios are printed.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pixelmatch from 'pixelmatch';
@@ -17,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asSession, createEmbed, mint } from './harness/embeds.ts';
 import {
   bearer,
-  freePort,
   http,
+  startOrigin,
   startTestServer,
   type TestServer,
   workspaceWithKey,
@@ -210,19 +209,18 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
   let key: string;
   let embedId: string;
   let token: string;
-  let origin: Server;
+  let origin: { close(): Promise<void> } | undefined;
   const context: FixtureContext = { originBase: '' };
 
   beforeAll(async () => {
     // The remote image's host: loopback stands in for the internet (PLATEN_ALLOW_PRIVATE_URLS).
     const gradient = gradientPng();
-    origin = createServer((_request, response) => {
+    const started = await startOrigin((_request, response) => {
       response.writeHead(200, { 'content-type': 'image/png' });
       response.end(gradient);
     });
-    const port = await freePort();
-    await new Promise<void>((resolve) => origin.listen(port, '127.0.0.1', resolve));
-    context.originBase = `http://127.0.0.1:${port}`;
+    origin = started;
+    context.originBase = started.base;
     await ensureStudioBuilt();
     server = await startTestServer();
     host = await startHostPage(server.base);
@@ -241,7 +239,7 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
     }
   }, 120_000);
   afterAll(async () => {
-    await new Promise((resolve) => origin?.close(resolve));
+    await origin?.close();
     await browser?.close();
     await host?.close();
     await server?.close();

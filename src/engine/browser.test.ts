@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/harness/studio.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -89,19 +89,7 @@ describe('browser entry point', () => {
   it.skipIf(!existsSync(CHROMIUM))(
     'lays out and draws a page in headless Chromium (skipped when /usr/bin/chromium is not installed)',
     async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         await page.setContent('<!doctype html><canvas id="page" width="400" height="200"></canvas>');

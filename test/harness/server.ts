@@ -2,6 +2,7 @@
  * A real Platen app on 127.0.0.1 with a real database and real files, for HTTP tests. Also
  * helpers for the operator API and authenticated requests.
  */
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -155,4 +156,17 @@ export async function keyFor(
   const k = await admin(base, 'POST', `/workspaces/${workspaceId}/api-keys`, { name: 'k', scopes });
   if (k.status !== 201) throw new Error(`key: ${k.status} ${k.bytes.toString()}`);
   return { key: k.json.key, id: k.json.id };
+}
+
+/** A stand-in for a host on the internet, on loopback (tests run with PLATEN_ALLOW_PRIVATE_URLS). */
+export async function startOrigin(
+  handler: RequestListener,
+): Promise<{ base: string; close(): Promise<void> }> {
+  const server = createHttpServer(handler);
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

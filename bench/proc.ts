@@ -1,0 +1,24 @@
+/** Resident memory figures from /proc (Linux), for the benchmarks' memory columns. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+export function statusMb(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/** Peak RSS of each child of `parent` (render processes: the pool forks nothing else). */
+export function childPeaksMb(parent: number): number[] {
+  const peaks: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
+        peaks.push(statusMb(Number(name), 'VmHWM'));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return peaks;
+}
