@@ -78,6 +78,7 @@ const envSchema = z.object({
   PLATEN_CACHE_FONTS_MB: nonNegativeInt.default(64),
   PLATEN_CACHE_RENDER_BASES_MB: nonNegativeInt.default(64),
   PLATEN_CACHE_PDF_IMAGES_MB: nonNegativeInt.default(64),
+  PLATEN_CACHE_PROCESS_ASSETS_MB: nonNegativeInt.default(64),
 });
 
 /** A lease outlives its attempt by this much at least, so the attempt is recorded by its holder. */

@@ -13,6 +13,7 @@ export const CACHE_VARIABLES = {
   workspaceFonts: ['PLATEN_CACHE_FONTS_MB', 64],
   renderBases: ['PLATEN_CACHE_RENDER_BASES_MB', 64],
   pdfImages: ['PLATEN_CACHE_PDF_IMAGES_MB', 64],
+  processAssets: ['PLATEN_CACHE_PROCESS_ASSETS_MB', 64],
 } as const;
 
 export type CacheName = keyof typeof CACHE_VARIABLES;

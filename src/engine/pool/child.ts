@@ -11,6 +11,7 @@ import type { RenderJob } from '../types.ts';
 import { BULK_FD, BulkReader } from './bulk.ts';
 import { renderProcessEntry } from './entry.ts';
 import type { ChildMessage, RenderAnswer, RenderOutcome, RenderRequest } from './protocol.ts';
+import { ShippedAssets } from './shipped-assets.ts';
 
 /** How a process ended, as far as its last render is concerned. */
 export interface ChildExit {
@@ -36,6 +37,9 @@ export class RenderChild {
   private pending: { resolve(answer: RenderOutcome): void; reject(error: Error): void } | undefined;
   private heapExhausted = false;
   private readonly bulk: BulkReader;
+  private readonly shipped = new ShippedAssets();
+  /** The job in flight, kept to send again whole if the process dropped an asset it held. */
+  private current: RenderJob | undefined;
 
   constructor(options: { maxHeapMb: number }) {
     const entry = renderProcessEntry();
@@ -67,6 +71,9 @@ export class RenderChild {
         if (message.kind === 'ready') {
           this.isReady = true;
           resolve();
+        } else if (message.kind === 'need-assets') {
+          this.shipped.forget();
+          if (this.current) this.send(this.current, true);
         } else {
           // The pending render stays pending while its bytes arrive: a death meanwhile rejects it.
           const pending = this.pending;
@@ -74,11 +81,13 @@ export class RenderChild {
             (outcome) => {
               if (this.pending !== pending) return;
               this.pending = undefined;
+              this.current = undefined;
               pending?.resolve(outcome);
             },
             (error: Error) => {
               if (this.pending !== pending) return;
               this.pending = undefined;
+              this.current = undefined;
               pending?.reject(error);
             },
           );
@@ -107,12 +116,21 @@ export class RenderChild {
   run(job: RenderJob): Promise<RenderOutcome> {
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.process.send({ kind: 'render', job } satisfies RenderRequest, (error) => {
-        if (error && this.pending) {
-          this.pending = undefined;
-          reject(error);
-        }
-      });
+      this.current = job;
+      this.send(job, false);
+    });
+  }
+
+  private send(job: RenderJob, whole: boolean): void {
+    const request: RenderRequest = whole
+      ? { kind: 'render', job, knownAssets: [] }
+      : { kind: 'render', ...this.shipped.split(job) };
+    this.process.send(request, (error) => {
+      if (error && this.pending) {
+        const { reject } = this.pending;
+        this.pending = undefined;
+        reject(error);
+      }
     });
   }
 

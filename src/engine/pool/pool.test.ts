@@ -1,5 +1,5 @@
 /**
- * The pool for real (render processes running the .ts entry through tsx): renders match
+ * The pool for real (render processes running the compiled entry, see entry.ts): renders match
  * in-process output, a full queue answers PoolOverloaded at once, a render past its deadline or
  * over the memory limit fails alone with RENDER_FAILED while the pool keeps serving, a process
  * grown over the recycling limit is replaced, a crashed process fails only its render, and render

@@ -10,7 +10,15 @@ import type { RenderedFile, RenderJob } from '../types.ts';
 /** Pool → process: render one job. A process runs one job at a time. */
 export interface RenderRequest {
   kind: 'render';
+  /** Its `assets` hold only bytes this process has not been sent before (shipped-assets.ts). */
   job: RenderJob;
+  /** Asset ids of this job whose bytes the process was sent earlier. */
+  knownAssets: string[];
+}
+
+/** Process → pool: an asset named in `knownAssets` is no longer held; send the job again, whole. */
+export interface NeedAssetsMessage {
+  kind: 'need-assets';
 }
 
 /** Process → pool: sent once, when modules and fonts are loaded and the process can take a job. */
@@ -28,7 +36,7 @@ export type RenderAnswer = {
   caches: CacheStats[];
 } & ({ ok: true; files: AnsweredFile[] } | { ok: false; error: WireError });
 
-export type ChildMessage = ReadyMessage | RenderAnswer;
+export type ChildMessage = ReadyMessage | NeedAssetsMessage | RenderAnswer;
 
 /** An answer with its files' bytes read from the bulk pipe: what the pool works with. */
 export type RenderOutcome = Omit<RenderAnswer, 'files'> &

@@ -15,8 +15,10 @@ import { registerBundledFonts } from '../backends/fonts.ts';
 import { cacheStats } from '../backends/lru.ts';
 import { RenderError, toWire } from '../errors.ts';
 import { renderInProcess } from '../render.ts';
+import type { RenderJob } from '../types.ts';
 import { BULK_FD, writeBulk } from './bulk.ts';
 import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
+import { withHeldAssets } from './shipped-assets.ts';
 
 const send = process.send?.bind(process);
 if (!send) {
@@ -46,9 +48,9 @@ registerBundledFonts();
 
 const bulk = new Socket({ fd: BULK_FD, readable: false, writable: true });
 
-async function answer(request: RenderRequest): Promise<RenderAnswer> {
+async function answer(request: RenderRequest, job: RenderJob): Promise<RenderAnswer> {
   try {
-    const rendered = await renderInProcess(request.job);
+    const rendered = await renderInProcess(job);
     await writeBulk(
       bulk,
       rendered.map((file) => file.bytes),
@@ -73,6 +75,11 @@ function asRenderError(error: unknown): RenderError {
 }
 
 process.on('message', (message: RenderRequest) => {
-  void answer(message).then((reply) => send(reply satisfies ChildMessage));
+  const job = withHeldAssets(message.job, message.knownAssets ?? []);
+  if (!job) {
+    send({ kind: 'need-assets' } satisfies ChildMessage);
+    return;
+  }
+  void answer(message, job).then((reply) => send(reply satisfies ChildMessage));
 });
 send({ kind: 'ready' } satisfies ChildMessage);
