@@ -166,7 +166,7 @@ async function render(document: DesignDocument, format: 'png' | 'jpeg', scale: n
     { assets: {}, allowPrivateUrls: false },
     scale,
   );
-  const canvas = createCanvas(Math.round(W * scale), Math.round(H * scale));
+  const canvas = createCanvas(Math.round(page.width * scale), Math.round(page.height * scale));
   drawPageOnto(canvas, prepared, page.id, scale, format === 'jpeg');
   return encodeStriped(canvas, prepared, {
     format,
@@ -178,6 +178,65 @@ async function render(document: DesignDocument, format: 'png' | 'jpeg', scale: n
 }
 
 describe('incremental renders equal whole-page renders (property, random documents)', () => {
+  it('reads a tall page back in batches and still splices exactly', async () => {
+    const raw = {
+      schemaVersion: 1,
+      activePageId: 'p',
+      pages: [
+        {
+          id: 'p',
+          width: 300,
+          height: 5000,
+          background: '#fafafa',
+          elements: [
+            {
+              id: 'r',
+              name: 'band',
+              type: 'rect',
+              x: 0,
+              y: 0,
+              width: 300,
+              height: 5000,
+              fill: '#203040',
+              rotation: 3,
+            },
+            {
+              id: 't',
+              name: 'foot',
+              type: 'text',
+              x: 10,
+              y: 4800,
+              width: 280,
+              height: 150,
+              fontSize: 30,
+              text: 'bottom',
+            },
+          ],
+        },
+      ],
+    };
+    const parsed = parseDesignDocument(raw);
+    if (!parsed.ok) throw new Error('invalid');
+    for (const modifications of [{ foot: 'changed at the bottom' }, { band: '#ff8800' }] as Record<
+      string,
+      string
+    >[]) {
+      const modified = applyModifications(parsed.document, modifications);
+      if (!modified.ok) throw new Error('refused');
+      for (const format of ['png', 'jpeg'] as const) {
+        const key = `tall-${format}-${Object.keys(modifications)[0]}`;
+        await render(parsed.document, format, 1, key);
+        const spliced = await render(modified.document, format, 1, key);
+        const whole = await render(modified.document, format, 1);
+        expect([format, spliced.totalStrips > 32, spliced.bytes.equals(whole.bytes)]).toEqual([
+          format,
+          true,
+          true,
+        ]);
+      }
+    }
+  });
+
   it('clears the rows a shrinking text no longer covers', async () => {
     const raw = {
       schemaVersion: 1,

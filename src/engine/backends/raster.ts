@@ -72,9 +72,8 @@ async function encode(
 }
 
 /**
- * Canvases up to CACHED_CANVAS_PIXELS are kept per size and reused (at most 4, so at most 64 MB):
- * drawing and reading the pixels out (canvas.data() copies them) happen in one synchronous
- * stretch, so concurrent renders never share one mid-use. Larger canvases are made for one render
+ * Canvases up to CACHED_CANVAS_PIXELS are kept per size and reused (at most 4, so at most 64 MB);
+ * one in use by a render is not handed to another (a concurrent one gets a fresh canvas). Larger canvases are made for one render
  * and their surface is released right after it (setting the size to 1×1 frees Skia's pixels at
  * once; V8 does not see that native memory, so waiting for the GC could keep hundreds of MB
  * alive). Reusing a big canvas saves little (allocation is a small share of drawing and encoding
@@ -84,20 +83,25 @@ async function encode(
  */
 const CACHED_CANVAS_PIXELS = 4_000_000;
 const canvases = new Map<string, Canvas>();
+/** Cached canvases a render is using: striped encoding reads a tall page back across awaits. */
+const inUse = new Set<Canvas>();
 
 function canvasOf(width: number, height: number): Canvas {
   if (width * height > CACHED_CANVAS_PIXELS) return createCanvas(width, height);
   const key = `${width}x${height}`;
   let canvas = canvases.get(key);
+  if (canvas && inUse.has(canvas)) return createCanvas(width, height);
   if (!canvas) {
     if (canvases.size >= 4) canvases.clear();
     canvas = createCanvas(width, height);
     canvases.set(key, canvas);
   }
+  inUse.add(canvas);
   return canvas;
 }
 
 function release(canvas: Canvas): void {
+  inUse.delete(canvas);
   if (canvas.width * canvas.height <= CACHED_CANVAS_PIXELS) return;
   canvas.width = 1;
   canvas.height = 1;

@@ -84,7 +84,14 @@ function encodeStrip(
     : encodePngBand(rgba, width, rows, options.opaque);
 }
 
-/** Reads back and encodes the given strips of the drawn canvas, all in parallel. */
+/**
+ * Strips read back and encoded together: all of a 1080² page's at once (parallel on every libuv
+ * thread), while a 50-megapixel page holds at most this many strips' pixels and filtered rows at a
+ * time, not the whole page's twice over.
+ */
+const STRIPS_AT_ONCE = 16;
+
+/** Reads back and encodes the given strips of the drawn canvas, in parallel batches. */
 async function encodeStrips(
   canvas: Canvas,
   indexes: readonly number[],
@@ -93,20 +100,26 @@ async function encodeStrips(
   const { width, height } = canvas;
   const strips = stripsOf(height);
   const ctx = canvas.getContext('2d');
-  const jobs: Promise<[number, EncodedStrip]>[] = [];
-  for (const run of consecutiveRuns(indexes)) {
-    const top = (strips[run[0] ?? 0] as { top: number }).top;
-    const last = strips[run.at(-1) ?? 0] as { top: number; rows: number };
+  const encoded = new Map<number, EncodedStrip>();
+  const batches = consecutiveRuns(indexes).flatMap((run) =>
+    Array.from({ length: Math.ceil(run.length / STRIPS_AT_ONCE) }, (_, i) =>
+      run.slice(i * STRIPS_AT_ONCE, (i + 1) * STRIPS_AT_ONCE),
+    ),
+  );
+  for (const batch of batches) {
+    const top = (strips[batch[0] ?? 0] as { top: number }).top;
+    const last = strips[batch.at(-1) ?? 0] as { top: number; rows: number };
     // Unpremultiplied RGBA, as both encoders want (for an opaque page it equals the raw pixels).
     const pixels = ctx.getImageData(0, top, width, last.top + last.rows - top).data;
-    for (const index of run) {
+    const jobs = batch.map((index) => {
       const strip = strips[index] as { top: number; rows: number };
       const start = (strip.top - top) * width * 4;
       const rgba = new Uint8Array(pixels.buffer, pixels.byteOffset + start, strip.rows * width * 4);
-      jobs.push(encodeStrip(rgba, width, strip.rows, options).then((encoded) => [index, encoded]));
-    }
+      return encodeStrip(rgba, width, strip.rows, options).then((done) => encoded.set(index, done));
+    });
+    await Promise.all(jobs);
   }
-  return new Map(await Promise.all(jobs));
+  return encoded;
 }
 
 /** Encodes the drawn `canvas` as the options say, reusing a base's strips where nothing changed. */
