@@ -52,7 +52,12 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
   const files: RenderedFile[] = [];
   for (const page of pages) {
     const prepared = await preparePage(page, fonts, context, scale);
-    const baseKey = job.cacheKey ? `${job.workspaceId}\u0000${job.cacheKey}\u0000${page.id}` : undefined;
+    // The fonts are part of the key: a font uploaded under a family already in use changes glyphs
+    // that no op's data shows.
+    const fontIds = job.fonts.map((font) => font.assetId).join(',');
+    const baseKey = job.cacheKey
+      ? `${job.workspaceId}\u0000${job.cacheKey}\u0000${page.id}\u0000${fontIds}`
+      : undefined;
     const image = await renderRasterPage(prepared, page.id, {
       format,
       scale,
