@@ -224,17 +224,3 @@ export function drawableFor(image: LoadedImage, deviceWidth: number, deviceHeigh
   drawables.set(key, { drawable, weight: pixelsOf(width, height) });
   return drawable;
 }
-
-export function imageCacheStats(): {
-  decoded: number;
-  decodedBytes: number;
-  drawables: number;
-  drawableBytes: number;
-} {
-  return {
-    decoded: decoded.size,
-    decodedBytes: decoded.weight,
-    drawables: drawables.size,
-    drawableBytes: drawables.weight,
-  };
-}

@@ -25,7 +25,7 @@ const SOF0 = 0xc0;
 const SOS = 0xda;
 const RST0 = 0xd0;
 /** 4:2:0 chroma subsampling: one MCU is 16×16 pixels. */
-export const JPEG_MCU = 16;
+const JPEG_MCU = 16;
 
 function splitStrip(jpeg: Buffer): JpegStrip {
   if (jpeg[0] !== 0xff || jpeg[1] !== SOI) throw new Error('strip is not a JPEG');
