@@ -15,7 +15,7 @@ import { applyModifications, parseDesignDocument } from '../src/design/index.ts'
 import { RenderPool } from '../src/engine/index.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
-import { childPeaksMb, statusMb } from './proc.ts';
+import { childPeaksMb, cpuMs, statusMb } from './proc.ts';
 import { type Stat, timed } from './stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -105,7 +105,13 @@ async function post(base: string, path: string, body: unknown, token: string) {
 }
 
 /** Replays from autocannon in its own process, pinned to the last core (the server keeps the rest). */
-function replaysFromAnotherProcess(base: string, path: string, key: string, cores: number): Row {
+function replaysFromAnotherProcess(
+  base: string,
+  path: string,
+  key: string,
+  cores: number,
+  serverPid: number,
+): Row & { serverCpuUsPerRequest: number; oneCoreCapacityPerSecond: number } {
   const cli = join('node_modules', 'autocannon', 'autocannon.js');
   const args = [
     cli,
@@ -125,6 +131,7 @@ function replaysFromAnotherProcess(base: string, path: string, key: string, core
     base + path,
   ];
   const pinned = cores > 1;
+  const cpuBefore = cpuMs(serverPid);
   const out = execFileSync(
     pinned ? 'taskset' : process.execPath,
     pinned ? ['-c', String(cores - 1), process.execPath, ...args] : args,
@@ -133,8 +140,11 @@ function replaysFromAnotherProcess(base: string, path: string, key: string, core
       maxBuffer: 64 * 1024 * 1024,
     },
   );
+  // The server's CPU per replay is the figure the machine's other tenants disturb least: requests/s
+  // falls when they take the cores, CPU per request barely moves.
+  const cpuUsed = cpuMs(serverPid) - cpuBefore;
   const result = JSON.parse(out) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
@@ -142,6 +152,8 @@ function replaysFromAnotherProcess(base: string, path: string, key: string, core
   return {
     phase: `identical replay (autocannon in its own process${pinned ? `, pinned to core ${cores - 1}` : ''})`,
     connections: 32,
+    serverCpuUsPerRequest: Math.round((cpuUsed * 1000) / Math.max(1, result.requests.total)),
+    oneCoreCapacityPerSecond: Math.round((result.requests.total * 1000) / Math.max(1, cpuUsed)),
     requestsPerSecond: Math.round(result.requests.average * 10) / 10,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -265,7 +277,9 @@ async function main() {
         modifications: { headline: `Rate ${run} ${i}` },
       })),
     );
-    rows.push(replaysFromAnotherProcess(base, path, keyRes.key, availableParallelism()));
+    const replays = replaysFromAnotherProcess(base, path, keyRes.key, availableParallelism(), child.pid ?? 0);
+    const { serverCpuUsPerRequest, oneCoreCapacityPerSecond, ...replayRow } = replays;
+    rows.push(replayRow);
     rows.push(
       await drive('mixed (1 fresh : 4 replays)', base, path, keyRes.key, 8, (i) =>
         i % 5 === 0
@@ -294,6 +308,8 @@ async function main() {
       rawPoolJpegPerSecond: Math.round(poolRate * 10) / 10,
       freshVsPool: fresh ? Math.round((fresh.requestsPerSecond / poolRate) * 100) / 100 : null,
       serverPeakRssMb: rss,
+      replayServerCpuUsPerRequest: serverCpuUsPerRequest,
+      replayOneCoreCapacityPerSecond: oneCoreCapacityPerSecond,
       renderProcessPeaksMb: renderProcessesMb,
       rows,
       targets: {
@@ -319,6 +335,9 @@ async function main() {
     line('PNG, new photo each time', latency.pngNewPhoto, chromium.png, versus.pngNewPhoto);
     line('PDF page, new photo each time', latency.pdfNewPhoto, chromium.pdf, versus.pdfNewPhoto);
     console.table(rows);
+    console.log(
+      `replays: the server spent ${serverCpuUsPerRequest} µs of CPU per replay (${oneCoreCapacityPerSecond}/s per fully used core)`,
+    );
     console.log(
       `raw pool: ${report.rawPoolJpegPerSecond} jpeg/s; end to end / pool = ${report.freshVsPool}; server peak RSS ${rss} MB (render processes ${renderProcessesMb.join(' + ')} MB)`,
     );

@@ -22,3 +22,11 @@ export function childPeaksMb(parent: number): number[] {
   }
   return peaks;
 }
+
+/** CPU time (user + system, all threads) a process has used so far, in milliseconds. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -2,7 +2,7 @@
  * Opaque, prefixed identifiers with 128 random bits, and API key material.
  * Ids say what they name (`tpl_…`) and nothing else; keys are base62 and never stored in clear.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 export const idPrefixes = {
   workspace: 'ws',
@@ -21,14 +21,28 @@ export type IdKind = keyof typeof idPrefixes;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+// Random bytes are drawn from a pool refilled 4 KB at a time (as crypto.randomUUID does): a call
+// to randomBytes per id cost a few per cent of a replayed render's CPU.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const byte = pool[poolOffset] ?? 0;
+  // Spent bytes are cleared: a later reader of this memory learns nothing about ids handed out.
+  pool[poolOffset++] = 0;
+  return byte;
+}
+
 /** Uniform base62 string of `length` characters (rejection sampling, no modulo bias). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import { constantTimeEqual, newApiKey, newId, sha256Hex } from '../core/ids.ts';
+import { prepareQuery } from './prepared.ts';
 import type { ApiKeysTable, Database } from './schema.ts';
 
 export interface ApiKeyRecord {
@@ -75,15 +76,22 @@ export class ApiKeyRepository {
   }
 
   /** The active key with its workspace's state, in one query (the hot path of every request). */
+  // The lookup of every authenticated request: built once (see prepared.ts).
+  private readonly byHash = prepareQuery(
+    () => this.db,
+    ['hash'],
+    (param) =>
+      this.db
+        .selectFrom('api_keys')
+        .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+        .selectAll('api_keys')
+        .select('workspaces.suspended as workspace_suspended')
+        .where('api_keys.key_hash', '=', param('hash')),
+  );
+
   async findActiveWithWorkspace(key: string): Promise<{ key: ApiKeyRecord; suspended: boolean } | null> {
     const hash = sha256Hex(key);
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-      .selectAll('api_keys')
-      .select('workspaces.suspended as workspace_suspended')
-      .where('api_keys.key_hash', '=', hash)
-      .executeTakeFirst();
+    const [row] = await this.byHash({ hash });
     if (!row || !constantTimeEqual(row.key_hash, hash) || row.revoked_at) return null;
     const { workspace_suspended, ...keyRow } = row;
     return { key: toRecord(keyRow), suspended: Boolean(workspace_suspended) };

@@ -14,6 +14,7 @@ import {
   type SqliteDatabase,
   SqliteDialect,
   sql,
+  type Transaction,
 } from 'kysely';
 import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
@@ -73,6 +74,38 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** Every commit waits for the disk, unless it is run by `transactionWithoutSync`. */
+const SQLITE_SYNCHRONOUS = 'FULL';
+
+/**
+ * A transaction whose commit does not wait for the disk: it may be lost by a power loss, whole
+ * (never in part), until any later commit that does wait, because that one syncs the log up to
+ * and including it (SQLite's WAL file; PostgreSQL's WAL). Only for writes that nobody has been
+ * told about yet: a render's claim and charge, which its recorded result (a waiting commit) always
+ * follows before the render is answered. Saves one disk sync (1-2 ms) per fresh render.
+ */
+export function transactionWithoutSync<T>(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (dialect === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
+  }
+  // One connection held throughout, so no other transaction can commit while the setting is off.
+  return db.connection().execute(async (connection) => {
+    await sql.raw('pragma synchronous = NORMAL').execute(connection);
+    try {
+      return await connection.transaction().execute(work);
+    } finally {
+      await sql.raw(`pragma synchronous = ${SQLITE_SYNCHRONOUS}`).execute(connection);
+    }
+  });
+}
+
 function sqliteDialect(dataDir: string): SqliteDialect {
   mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(join(dataDir, 'platen.db'));
@@ -80,7 +113,7 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   // FULL: WAL with NORMAL may lose the last commits (an acknowledged render and its charge) on a
   // power loss; FULL syncs the WAL at every commit. Measured: about +0.4 ms per fresh render (two
   // commits), under 1% of its latency; replays write nothing and pay nothing.
-  database.pragma('synchronous = FULL');
+  database.pragma(`synchronous = ${SQLITE_SYNCHRONOUS}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return new SqliteDialect({ database: withStatementCache(database) });

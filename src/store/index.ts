@@ -40,7 +40,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     templates: new TemplateRepository(db),
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
-    renders: new RenderRepository(db),
+    renders: new RenderRepository(db, handle.dialect),
     embeds: new EmbedRepository(db),
     webhooks: new WebhookRepository(db, handle.dialect),
     users: new UserRepository(db),

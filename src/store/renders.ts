@@ -6,6 +6,8 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../core/ids.ts';
+import { type DialectName, transactionWithoutSync } from './db.ts';
+import { prepareQuery } from './prepared.ts';
 import type { Database, RendersTable } from './schema.ts';
 import { changeCredits } from './workspaces.ts';
 
@@ -81,12 +83,16 @@ function toRecord(row: RendersTable): RenderRecord {
 }
 
 export class RenderRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   async begin(input: BeginInput): Promise<BeginOutcome> {
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => this.beginOnce(trx, input));
+        // Not waited for on disk: the render's result is recorded by a commit that is (see db.ts).
+        return await transactionWithoutSync(this.db, this.dialect, (trx) => this.beginOnce(trx, input));
       } catch (error) {
         if (error instanceof Unfunded) return { kind: 'unfunded' };
         if (!(error instanceof ClaimLost)) throw error;
@@ -162,21 +168,28 @@ export class RenderRepository {
    * The finished, unexpired render of this identity with the workspace's balance now, if any: the
    * replay fast path, one query and no transaction.
    */
+  // Every replay's lookup: built once (see prepared.ts).
+  private readonly doneByIdentity = prepareQuery(
+    () => this.db,
+    ['workspaceId', 'identityHash'],
+    (param) =>
+      this.db
+        .selectFrom('render_claims')
+        .innerJoin('renders', 'renders.id', 'render_claims.render_id')
+        .innerJoin('workspaces', 'workspaces.id', 'render_claims.workspace_id')
+        .selectAll('renders')
+        .select('workspaces.credit_balance')
+        .where('render_claims.workspace_id', '=', param('workspaceId'))
+        .where('render_claims.identity_hash', '=', param('identityHash'))
+        .where('renders.status', '=', 'done')
+        .where('renders.expired', '=', 0),
+  );
+
   async findDone(
     workspaceId: string,
     identityHash: string,
   ): Promise<{ job: RenderRecord; balance: number } | null> {
-    const row = await this.db
-      .selectFrom('render_claims')
-      .innerJoin('renders', 'renders.id', 'render_claims.render_id')
-      .innerJoin('workspaces', 'workspaces.id', 'render_claims.workspace_id')
-      .selectAll('renders')
-      .select('workspaces.credit_balance')
-      .where('render_claims.workspace_id', '=', workspaceId)
-      .where('render_claims.identity_hash', '=', identityHash)
-      .where('renders.status', '=', 'done')
-      .where('renders.expired', '=', 0)
-      .executeTakeFirst();
+    const [row] = await this.doneByIdentity({ workspaceId, identityHash });
     if (!row) return null;
     const { credit_balance, ...renderRow } = row;
     return { job: toRecord(renderRow), balance: Number(credit_balance) };

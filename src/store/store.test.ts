@@ -1,9 +1,11 @@
 /** The store conformance suite: every case runs on SQLite and, when configured, on PostgreSQL. */
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
 import { createBlankDocument } from '../design/index.ts';
 import type { Store } from './index.ts';
 import { decodeCursor } from './paging.ts';
+import { prepareQuery } from './prepared.ts';
 import { RenderNoLongerPending } from './renders.ts';
 import { changeCredits } from './workspaces.ts';
 
@@ -47,6 +49,28 @@ for (const backend of backends) {
         const ledger = await store.workspaces.ledger(ws.id);
         expect(ledger.reduce((sum, e) => sum + e.delta, 0)).toBe(0);
         expect(ledger.at(-1)?.balanceAfter).toBe(0);
+      });
+
+      it("runs a prepared query with each call's values, and refuses one that lost a parameter", async () => {
+        const a = await store.workspaces.create({ name: 'first', credits: 1, actor: 'test' });
+        const b = await store.workspaces.create({ name: 'second', credits: 2, actor: 'test' });
+        const { db } = store.handle;
+        const byId = prepareQuery(
+          () => db,
+          ['id'],
+          (param) =>
+            db.selectFrom('workspaces').select(['name', 'credit_balance']).where('id', '=', param('id')),
+        );
+        expect(await byId({ id: a.id })).toEqual([{ name: 'first', credit_balance: 1 }]);
+        expect(await byId({ id: b.id })).toEqual([{ name: 'second', credit_balance: 2 }]);
+        expect(await byId({ id: 'ws_missing' })).toEqual([]);
+        // A parameter the query does not carry as a plain value would be silently ignored: refused.
+        const lost = prepareQuery(
+          () => db,
+          ['id'],
+          () => db.selectFrom('workspaces').select('name').where('id', '=', a.id),
+        );
+        await expect(lost({ id: b.id })).rejects.toThrow(/lost its parameters: id/);
       });
 
       it('refuses an operator withdrawal beyond the balance', async () => {
@@ -256,6 +280,42 @@ for (const backend of backends) {
         // The identity is free again: the next identical request claims (and pays) anew.
         const again = await store.renders.begin(input);
         expect(again.kind).toBe('claimed');
+      });
+
+      it('leaves every commit after a claim waiting for the disk, even when claims interleave with other writes', async () => {
+        const ws = await store.workspaces.create({ name: 's', credits: 5, actor: 'test' });
+        const input = (identityHash: string) => ({
+          workspaceId: ws.id,
+          templateId: 'tpl_x',
+          identityHash,
+          format: 'png',
+          fileCount: 1,
+          actor: 'test',
+          instanceId: 'ins_a',
+        });
+        // Concurrent claims interleave with ordinary writes on the one SQLite connection.
+        const outcomes = await Promise.all([
+          store.renders.begin(input('a')),
+          store.workspaces.adjustCredits({
+            workspaceId: ws.id,
+            delta: 1,
+            reason: 'x',
+            actor: 'op',
+            ceiling: 1e15,
+          }),
+          store.renders.begin(input('b')),
+          store.renders.begin(input('a')),
+        ]);
+        expect(outcomes.map((o) => o.kind)).toEqual(['claimed', 'changed', 'claimed', 'existing']);
+        expect((await store.workspaces.get(ws.id))?.creditBalance).toBe(4);
+        const { db } = store.handle;
+        if (store.handle.dialect === 'sqlite') {
+          const rows = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+          expect(rows.rows[0]?.synchronous).toBe(2); // FULL
+        } else {
+          const rows = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db);
+          expect(rows.rows[0]?.synchronous_commit).toBe('on');
+        }
       });
 
       it('lets exactly one claimant take a meta claim', async () => {

@@ -8,6 +8,7 @@ import type { DesignDocument } from '../design/index.ts';
 import { documentSummary } from '../design/index.ts';
 import { draftSummary } from './draft-summary.ts';
 import { newestFirstPage, type OwnerFilter, type PageRequest, type ResultPage, toPage } from './paging.ts';
+import { prepareQuery } from './prepared.ts';
 import type { Database, TemplatesTable } from './schema.ts';
 
 export interface TemplateRecord {
@@ -245,21 +246,28 @@ export class TemplateRepository {
   }
 
   /** What the render path needs before deciding whether a request replays: no document parsing. */
+  // Read by every render, replays included: built once (see prepared.ts).
+  private readonly renderMetaById = prepareQuery(
+    () => this.db,
+    ['id'],
+    (param) =>
+      this.db
+        .selectFrom('templates')
+        .select([
+          'id',
+          'workspace_id',
+          'owner_user_id',
+          'embed_id',
+          'shared',
+          'document_hash',
+          'page_ids',
+          'active_page_id',
+        ])
+        .where('id', '=', param('id')),
+  );
+
   async renderMeta(id: string): Promise<TemplateRenderMeta | null> {
-    const row = await this.db
-      .selectFrom('templates')
-      .select([
-        'id',
-        'workspace_id',
-        'owner_user_id',
-        'embed_id',
-        'shared',
-        'document_hash',
-        'page_ids',
-        'active_page_id',
-      ])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await this.renderMetaById({ id });
     if (!row) return null;
     return {
       id: row.id,

@@ -48,7 +48,7 @@ registerBundledFonts();
 
 const bulk = new Socket({ fd: BULK_FD, readable: false, writable: true });
 
-async function answer(request: RenderRequest, job: RenderJob): Promise<RenderAnswer> {
+async function answer(job: RenderJob): Promise<RenderAnswer> {
   try {
     const rendered = await renderInProcess(job);
     await writeBulk(
@@ -80,6 +80,6 @@ process.on('message', (message: RenderRequest) => {
     send({ kind: 'need-assets' } satisfies ChildMessage);
     return;
   }
-  void answer(message, job).then((reply) => send(reply satisfies ChildMessage));
+  void answer(job).then((reply) => send(reply satisfies ChildMessage));
 });
 send({ kind: 'ready' } satisfies ChildMessage);
