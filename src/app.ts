@@ -16,6 +16,7 @@ import { fileServingFeature } from './files/serve.ts';
 import { buildKernel, type Kernel } from './http/kernel.ts';
 import { mcpFeature } from './mcp/index.ts';
 import { oauthFeature } from './oauth/index.ts';
+import { metricsFeature } from './observability/index.ts';
 import { signInFeature, usersFeature } from './people/index.ts';
 import { rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
@@ -41,6 +42,7 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
       oauth: oauthBearerAuthenticator(store, services.oauth, mcpChallenge),
     },
     readiness: { database: () => store.ping(), files: () => files.ready() },
+    onResponse: (observation) => services.metrics.observeRequest(observation),
     features: [
       fileServingFeature(files),
       templatesFeature(services.templates),
@@ -48,6 +50,7 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
       rendersFeature(services.renders, services.limiter),
       embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
       operatorFeature(services),
+      metricsFeature(services.metrics),
       embedConfigFeature(services.embeds),
       webhooksFeature(services),
       usersFeature(services.people),

@@ -60,17 +60,26 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const graceMs = config.PLATEN_SHUTDOWN_GRACE_MS;
+    logger.info({ signal, graceMs }, 'shutting down: finishing the work in flight');
+    const force = setTimeout(() => process.exit(1), graceMs + 5_000);
     force.unref();
     try {
-      // In-flight requests get 10 s to finish; then connections still open are cut (a keep-alive
-      // socket Node does not count as idle would otherwise hold the close until the forced exit).
-      const closing = app.close();
-      setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
-      await closing;
+      // Nothing new: the listener closes (requests on open connections get 503), no webhook row
+      // is claimed. Renders in flight and webhook attempts in flight finish side by side, within
+      // the grace; then connections still open are cut. An interrupted render is refunded and an
+      // interrupted delivery sent again, by the orphan sweep of the next instance to start.
+      const requests = app.close();
+      // close() ends only the connections idle at that moment; a keep-alive connection whose
+      // request finishes later would hold it open until the cut, so idle ones are ended as they come.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+      const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+      await Promise.all([requests, services.webhookDispatcher.stop(graceMs)]);
+      clearInterval(idle);
+      clearTimeout(cut);
       await stopUpkeep();
       await services.close();
+      logger.info('stopped');
     } finally {
       process.exit(0);
     }

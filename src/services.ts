@@ -15,6 +15,7 @@ import { EmbedService } from './embeds/index.ts';
 import { RenderPool } from './engine/index.ts';
 import { createFileStore, type FileStore } from './files/index.ts';
 import { OAuthService, oauthSettings } from './oauth/index.ts';
+import { Metrics } from './observability/index.ts';
 import { PeopleService } from './people/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
 import { JobInputLoader, RenderMaintenance, RenderService } from './renders/index.ts';
@@ -46,6 +47,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   people: PeopleService;
   oauth: OAuthService;
+  /** This instance's Prometheus metrics (`/metrics`). */
+  metrics: Metrics;
   instanceId: string;
   close(): Promise<void>;
 }
@@ -77,6 +80,10 @@ export async function createServices(
     warn: (message, err) => logger.warn({ err }, message),
   });
   const instanceId = `ins_${randomBase62(16)}`;
+  const metrics = new Metrics({
+    pool: () => pool.stats(),
+    webhookBacklog: () => store.webhooks.backlog(),
+  });
   const credits = new CreditService(store);
   const webhookTargets = webhookPolicy(config.PLATEN_ALLOW_PRIVATE_URLS, config.PLATEN_WEBHOOK_TIMEOUT_MS);
   const embedTokens = new EmbedSessionTokens(store);
@@ -87,6 +94,7 @@ export async function createServices(
     policy: webhookTargets,
     singleInstance: store.handle.dialect === 'sqlite',
     leaseMs: config.PLATEN_WEBHOOK_LEASE_MS,
+    onAttempt: (outcome) => metrics.observeWebhookAttempt(outcome),
   });
   // A change that may have written events wakes the dispatcher, so delivery does not wait for a poll.
   templates.onChange(() => webhookDispatcher.wake());
@@ -102,6 +110,7 @@ export async function createServices(
     instanceId,
     allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
+    observe: (render) => metrics.observeRender(render),
   });
   // Never charged; one at a time, and none started while paid renders wait for a process.
   const thumbnails = new ThumbnailService({
@@ -160,6 +169,7 @@ export async function createServices(
         registrationsPerHour: config.PLATEN_OAUTH_REGISTRATIONS_PER_HOUR,
       }),
     ),
+    metrics,
     instanceId,
     async close() {
       await webhookDispatcher.stop();

@@ -45,6 +45,7 @@ const allowed: Record<string, readonly string[]> = {
   mcp: ['core', 'auth', 'http', 'templates', 'assets', 'renders', 'workspaces', 'files', 'ratelimit'],
   cli: ['core', 'design', 'engine', '(root)'],
   studio: ['core', 'engine', 'http'],
+  observability: ['core', 'http'],
 };
 
 const FEATURES = [

@@ -26,6 +26,8 @@ export interface KernelOptions {
   authenticators: Authenticators;
   readiness: ReadinessChecks;
   features: readonly Feature[];
+  /** Told of every answered request (metrics): the route's pattern, never the raw URL. */
+  onResponse?: (observation: { method: string; route: string; statusCode: number; seconds: number }) => void;
 }
 
 export interface Kernel {
@@ -58,6 +60,20 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const observe = options.onResponse;
+  if (observe) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // Unmatched URLs share one label, so a scan of random paths cannot grow the series.
+      const route = request.routeOptions.url ?? 'unmatched';
+      observe({
+        method: request.method,
+        route,
+        statusCode: reply.statusCode,
+        seconds: reply.elapsedTime / 1000,
+      });
+      done();
+    });
+  }
 
   // CORS before authentication, so a browser reads error answers (401) and preflights pass.
   await app.register(cors, { delegator: corsFor(options.features) });

@@ -33,6 +33,13 @@ export interface RenderServiceDeps {
   instanceId: string;
   allowPrivateUrls: boolean;
   timeoutMs: number;
+  /** Told of every successful render (metrics): `hit` is an identical render replayed for free. */
+  observe?: (render: {
+    format: string;
+    cache: 'hit' | 'miss';
+    seconds: number;
+    creditsCharged: number;
+  }) => void;
 }
 
 interface Selection {
@@ -100,6 +107,24 @@ export class RenderService {
   constructor(private readonly deps: RenderServiceDeps) {}
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
+    const started = performance.now();
+    const response = await this.renderOrReplay(principal, templateId, request);
+    const files = 'pages' in response ? response.pages : [response];
+    const charged = files.reduce((sum, file) => sum + file.credits.charged, 0);
+    this.deps.observe?.({
+      format: request.format,
+      cache: charged > 0 ? 'miss' : 'hit',
+      seconds: (performance.now() - started) / 1000,
+      creditsCharged: charged,
+    });
+    return response;
+  }
+
+  private async renderOrReplay(
+    principal: Principal,
+    templateId: string,
+    request: RenderRequest,
+  ): Promise<RenderResponse> {
     const meta = await this.deps.templates.renderMeta(principal, templateId);
     const assetScope = assetScopeOf(tenancyOf(principal));
     const selection = select(meta, request, assetScope);

@@ -417,4 +417,17 @@ export class WebhookRepository {
     for (const row of rows) counts[row.status as OutboxStatus] = Number(row.n);
     return counts;
   }
+
+  /** Every webhook's waiting rows together: how many, and when the oldest was written (metrics). */
+  async backlog(): Promise<{ pending: number; oldestCreatedAt: string | null }> {
+    const row = await this.db
+      .selectFrom('webhook_outbox')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return {
+      pending: Number(row?.n ?? 0),
+      oldestCreatedAt: (row?.oldest as string | null | undefined) ?? null,
+    };
+  }
 }

@@ -35,6 +35,8 @@ export interface DispatcherOptions {
   stopGraceMs?: number;
   backoff?: BackoffPolicy;
   random?: () => number;
+  /** Told of each attempt's outcome (metrics); `lease_lost`: another instance took the row meanwhile. */
+  onAttempt?: (outcome: 'delivered' | 'retry' | 'failed' | 'lease_lost') => void;
 }
 
 interface AttemptResult {
@@ -73,15 +75,13 @@ export class WebhookDispatcher {
     this.wake();
   }
 
-  /** Stops claiming; waits a little for attempts in flight. */
-  async stop(): Promise<void> {
+  /** Stops claiming; waits for attempts in flight, at most `graceMs` (default: stopGraceMs). */
+  async stop(graceMs = this.options.stopGraceMs ?? 5_000): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.tick;
-    const grace = new Promise<void>((resolve) =>
-      setTimeout(resolve, this.options.stopGraceMs ?? 5_000).unref(),
-    );
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
   }
 
@@ -167,6 +167,7 @@ export class WebhookDispatcher {
       outcome,
       ...result,
     });
+    this.options.onAttempt?.(kept ? outcome.kind : 'lease_lost');
     const log = { messageId: message.messageId, webhookId: message.webhookId, attempt, ...result };
     if (!kept) this.options.logger.warn(log, 'webhook lease lost before the attempt was recorded');
     else if (outcome.kind === 'failed') this.options.logger.warn(log, 'webhook delivery given up');

@@ -43,6 +43,8 @@ export interface RenderPoolStats {
   outOfMemory: number;
   /** Processes replaced after a render because their RSS was over recycleRssMb. */
   recycled: number;
+  /** Processes started to replace another (crash, timeout, memory, recycling), since construction. */
+  restarts: number;
   overloaded: number;
   maxQueue: number;
 }
@@ -84,6 +86,7 @@ export class RenderPool {
   private outOfMemory = 0;
   private recycled = 0;
   private overloaded = 0;
+  private spawned = 0;
 
   constructor(options: RenderPoolOptions = {}) {
     const workers = Math.max(1, options.workers ?? availableParallelism());
@@ -131,6 +134,7 @@ export class RenderPool {
       timedOut: this.timedOut,
       outOfMemory: this.outOfMemory,
       recycled: this.recycled,
+      restarts: Math.max(0, this.spawned - this.slots.length),
       overloaded: this.overloaded,
       maxQueue: this.maxQueue,
     };
@@ -168,6 +172,7 @@ export class RenderPool {
 
   private spawn(slot: number): void {
     const child = new RenderChild({ maxHeapMb: this.maxHeapMb });
+    this.spawned++;
     this.slots[slot] = child;
     child.ready.then(
       () => {

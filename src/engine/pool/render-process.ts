@@ -41,6 +41,10 @@ new Worker(WATCHDOG, {
   resourceLimits: { maxOldGenerationSizeMb: 16 },
 }).unref();
 process.on('disconnect', () => process.exit(0));
+// A terminal's Ctrl-C and systemd's stop signal the whole process group, render processes included.
+// The service decides when they end (after the renders in flight, on its own graceful shutdown):
+// they outlive the signal, and still end with the service (disconnect, watchdog) or by SIGKILL.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
 
 // libvips's operation cache only ever holds the last renders' pixels here (each input is new): off.
 sharp.cache(false);
