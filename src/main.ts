@@ -50,6 +50,12 @@ async function main(): Promise<void> {
     60 * 60 * 1000,
     logger,
   );
+  // Thumbnails another instance never rendered (it stopped between a save and its thumbnail).
+  const stopThumbnailCatchUp = startPeriodic(
+    [{ name: 'thumbnails never rendered', run: () => services.thumbnails.catchUp() }],
+    30_000,
+    logger,
+  );
   const { store, files, instanceId } = services;
   logger.info(
     { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },
@@ -77,7 +83,7 @@ async function main(): Promise<void> {
       await Promise.all([requests, services.webhookDispatcher.stop(graceMs)]);
       clearInterval(idle);
       clearTimeout(cut);
-      await stopUpkeep();
+      await Promise.all([stopUpkeep(), stopThumbnailCatchUp()]);
       await services.close();
       logger.info('stopped');
     } finally {

@@ -23,6 +23,7 @@ import { creditsBigintMigration } from './migrations/003_credits_bigint.ts';
 import { fileKeyIndexesMigration } from './migrations/004_file_key_indexes.ts';
 import { embedsWebhooksMigration } from './migrations/005_embeds_webhooks.ts';
 import { oauthMigration } from './migrations/006_oauth.ts';
+import { thumbnailRevisionMigration } from './migrations/007_thumbnail_revision.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -49,6 +50,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '004_file_key_indexes': fileKeyIndexesMigration,
     '005_embeds_webhooks': embedsWebhooksMigration(dialect),
     '006_oauth': oauthMigration,
+    '007_thumbnail_revision': thumbnailRevisionMigration,
   };
   return { getMigrations: async () => all };
 }

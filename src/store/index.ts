@@ -10,6 +10,7 @@ import { MetaRepository } from './meta.ts';
 import { OAuthRepository } from './oauth.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
+import { ThumbnailRepository } from './thumbnails.ts';
 import { UserRepository } from './users.ts';
 import { WebhookRepository } from './webhooks.ts';
 import { WorkspaceRepository } from './workspaces.ts';
@@ -19,6 +20,7 @@ export interface Store {
   workspaces: WorkspaceRepository;
   apiKeys: ApiKeyRepository;
   templates: TemplateRepository;
+  thumbnails: ThumbnailRepository;
   assets: AssetRepository;
   meta: MetaRepository;
   renders: RenderRepository;
@@ -38,6 +40,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     workspaces: new WorkspaceRepository(db),
     apiKeys: new ApiKeyRepository(db),
     templates: new TemplateRepository(db),
+    thumbnails: new ThumbnailRepository(db),
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
     renders: new RenderRepository(db, handle.dialect),

@@ -42,6 +42,8 @@ export interface TemplatesTable {
   page_ids: string | null;
   active_page_id: string | null;
   thumbnail_key: string | null;
+  /** The revision the thumbnail last answered for (rendered or failed); null: never attempted. */
+  thumbnail_revision: number | null;
 }
 
 export interface AssetsTable {

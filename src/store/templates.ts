@@ -118,6 +118,7 @@ export class TemplateRepository {
       owner_user_id: input.ownerUserId ?? null,
       embed_id: input.embedId ?? null,
       thumbnail_key: null,
+      thumbnail_revision: null,
       created_at: now,
       updated_at: now,
     };
@@ -201,24 +202,6 @@ export class TemplateRepository {
     if (Number(result.numUpdatedRows) === 0) return { kind: 'stale', revision: saved.revision };
     await onWrite?.(trx, saved);
     return { kind: 'saved', template: saved };
-  }
-
-  /**
-   * Points the template at a new thumbnail file, unless a newer one was set meanwhile (`revision`
-   * is the draft revision the thumbnail shows). Returns the key it replaced, for deletion, or null
-   * when nothing changed.
-   */
-  async setThumbnail(id: string, key: string, revision: number): Promise<{ replaced: string | null } | null> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('templates')
-        .select(['thumbnail_key', 'revision'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!row || Number(row.revision) > revision) return null;
-      await trx.updateTable('templates').set({ thumbnail_key: key }).where('id', '=', id).execute();
-      return { replaced: row.thumbnail_key };
-    });
   }
 
   /** Which of `fileKeys` a template records as its thumbnail (the orphan-file sweep keeps those). At most 500. */

@@ -2,7 +2,9 @@
  * Template thumbnails: after every create and save (`templates.onChange`, whichever entry point
  * made it) the active page of the latest draft is rendered small (fitted into a `box`-pixel square,
  * WebP) in the background, stored under `renders/…/thumb_<templateId>.webp` and recorded with
- * `setThumbnail`, which the template record shows as `thumbnailUrl`.
+ * `store.thumbnails.set`, which the template record shows as `thumbnailUrl`. A template whose latest
+ * draft never got a thumbnail attempt (the instance that took the save stopped first) is queued
+ * again by `catchUp`, which every instance runs periodically.
  *
  * Guarantees: a thumbnail is never charged and leaves no render record; the listener returns at
  * once and never throws, so a save never waits for or fails by its thumbnail (failures are logged
@@ -58,6 +60,10 @@ export interface ThumbnailStats {
 const FORMAT = 'webp';
 const QUALITY = 80;
 const DROP_WARNING_MS = 60_000;
+/** The catch-up sweep leaves a save this long to the instance that took it. */
+const CATCH_UP_GRACE_MS = 30_000;
+/** Templates the catch-up sweep queues at most per run. */
+const CATCH_UP_BATCH = 20;
 
 /** The scale that fits a `width`×`height` page into a `box`-pixel square, never enlarging it. */
 export function thumbnailScale(width: number, height: number, box = 320): number {
@@ -153,13 +159,38 @@ export class ThumbnailService {
     return this.queue.close();
   }
 
+  /**
+   * Queues the templates whose latest draft no instance has attempted a thumbnail for, saved more
+   * than `graceMs` ago (the instance that took the save had its chance, but may have stopped before
+   * rendering). Several instances may queue the same template; the revision check keeps the newest.
+   */
+  async catchUp(options: { graceMs?: number; limit?: number; now?: Date } = {}): Promise<number> {
+    const now = options.now ?? new Date();
+    const savedBefore = new Date(now.getTime() - (options.graceMs ?? CATCH_UP_GRACE_MS));
+    const due = await this.options.store.thumbnails.due(savedBefore, options.limit ?? CATCH_UP_BATCH);
+    let queued = 0;
+    for (const template of due) if (this.queue.push(template.id) === 'queued') queued++;
+    if (queued) this.options.logger.info({ queued }, 'thumbnails never rendered queued again');
+    return queued;
+  }
+
   /** Renders the template's latest draft and points the record at it. */
   private async renderLatest(templateId: string): Promise<void> {
-    const { store, files, inputs, logger } = this.options;
+    const { store } = this.options;
     const template = await store.templates.get(templateId);
     if (!template) return; // deleted meanwhile
     const page = activePage(template.document);
-    if (!page) return;
+    try {
+      if (page) return await this.renderPage(template, page);
+    } catch (error) {
+      await store.thumbnails.markAttempted(template.id, template.revision).catch(() => {});
+      throw error;
+    }
+    await store.thumbnails.markAttempted(template.id, template.revision);
+  }
+
+  private async renderPage(template: TemplateWithDocument, page: Page): Promise<void> {
+    const { store, files, inputs, logger } = this.options;
     this.rendered++;
     const started = performance.now();
     const loaded = await inputs.load(template.workspaceId, template.document);
@@ -177,19 +208,19 @@ export class ThumbnailService {
     if (!file) throw new Error('the renderer returned no file');
     const key = `renders/${template.workspaceId}/${randomToken(18)}/thumb_${template.id}.${FORMAT}`;
     await files.put(key, file.bytes, file.mimeType);
-    const outcome = await store.templates
-      .setThumbnail(template.id, key, template.revision)
+    const outcome = await store.thumbnails
+      .set(template.id, key, template.revision)
       .catch(async (error: unknown) => {
-        await this.deleteFile(key, templateId);
+        await this.deleteFile(key, template.id);
         throw error;
       });
     // Refused: a newer revision was saved (its thumbnail follows) or the template is gone.
-    if (!outcome) await this.deleteFile(key, templateId);
+    if (!outcome) await this.deleteFile(key, template.id);
     else if (outcome.replaced && outcome.replaced !== key)
-      await this.deleteFile(outcome.replaced, templateId);
+      await this.deleteFile(outcome.replaced, template.id);
     logger.debug(
       {
-        templateId,
+        templateId: template.id,
         revision: template.revision,
         ms: Math.round(performance.now() - started),
         kept: !!outcome,
