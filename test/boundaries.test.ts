@@ -43,7 +43,8 @@ const allowed: Record<string, readonly string[]> = {
   people: ['core', 'store', 'http'],
   oauth: ['core', 'store', 'auth', 'http', 'people'],
   mcp: ['core', 'auth', 'http', 'templates', 'assets', 'renders', 'workspaces', 'files', 'ratelimit'],
-  cli: ['core', 'design', 'engine', '(root)'],
+  cli: ['core', 'design', 'engine', 'store', 'backup', '(root)'],
+  backup: ['core', 'store', 'files'],
   studio: ['core', 'engine', 'http'],
   observability: ['core', 'http'],
 };

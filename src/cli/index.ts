@@ -1,13 +1,16 @@
 /**
  * `platen` subcommands: `serve` starts the service, `admin` wraps the operator API over HTTP,
- * `render` draws a design document locally without a server.
+ * `render` draws a design document locally without a server, `backup` and `restore` copy a whole
+ * deployment to a folder and back.
  */
 import { runAdminCommand } from './admin-command.ts';
 
 const usage = `Usage:
   platen serve                         start the service (same as npm start)
   platen admin <resource> <action> …   operator API (see platen admin help)
-  platen render <document.json> [--var name=value] [--format png|jpeg|pdf] [--out file]`;
+  platen render <document.json> [--var name=value] [--format png|jpeg|pdf] [--out file]
+  platen backup --out DIR              database and files into DIR, while the service runs
+  platen restore --from DIR            a backup into an empty deployment (service stopped)`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -20,6 +23,11 @@ async function run(argv: string[]): Promise<number> {
     case 'render': {
       const { runRenderCommand } = await import('./render-command.ts');
       return runRenderCommand(rest);
+    }
+    case 'backup':
+    case 'restore': {
+      const { runBackupCommand } = await import('./backup-command.ts');
+      return runBackupCommand(command, rest);
     }
     default:
       process.stdout.write(`${usage}\n`);

@@ -130,7 +130,7 @@ export class RenderService {
     const selection = select(meta, request, assetScope);
     // Fast path: an identical earlier render is answered without reading the document.
     const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
-    if (earlier) return replayed(earlier.job, earlier.balance);
+    if (earlier) return replayed(earlier.job, earlier.balance, this.deps.baseUrl);
     const plan = await this.plan(meta, selection, request, assetScope);
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await this.deps.credits.charge({
@@ -157,7 +157,7 @@ export class RenderService {
     const output = isIdOf('render', outputId) ? await this.deps.store.renders.getOutput(outputId) : null;
     if (!output) throw new AppError('NOT_FOUND', 'The render was not found.');
     if (output.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
-    const result = output.result as RenderResult;
+    const result = atBase(output.result as RenderResult, this.deps.baseUrl);
     const shown = { ...result, credits: { ...result.credits, charged: 0 } };
     return output.expired ? { ...shown, url: null, expired: true } : shown;
   }
@@ -258,7 +258,7 @@ export class RenderService {
   }
 
   private async replay(job: RenderRecord): Promise<RenderResponse> {
-    return replayed(job, await this.deps.credits.balance(job.workspaceId));
+    return replayed(job, await this.deps.credits.balance(job.workspaceId), this.deps.baseUrl);
   }
 
   /** Waits for a pending render: in this process by promise, in another by polling the database. */
@@ -275,11 +275,20 @@ export class RenderService {
 }
 
 /** The earlier response, free this time: `charged` 0 and the balance after this call. */
-function replayed(job: RenderRecord, balance: number): RenderResponse {
+function replayed(job: RenderRecord, balance: number, baseUrl: string): RenderResponse {
   const credits = { charged: 0, balanceAfter: balance };
   const stored = job.result as RenderResponse;
-  if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...p, credits })) };
-  return { ...stored, credits };
+  if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...atBase(p, baseUrl), credits })) };
+  return { ...atBase(stored, baseUrl), credits };
+}
+
+/**
+ * A stored result's file URL under today's base URL: results are stored as first answered, and the
+ * deployment may have moved since (a new domain, a restore elsewhere). The file key is what counts.
+ */
+function atBase(result: RenderResult, baseUrl: string): RenderResult {
+  const key = result.url ? /\/files\/(renders\/.+)$/.exec(result.url)?.[1] : undefined;
+  return key ? { ...result, url: `${baseUrl}/files/${key}` } : result;
 }
 
 /** RenderError and PoolOverloaded are AppErrors already (RENDER_FAILED, OVERLOADED). */

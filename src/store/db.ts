@@ -28,6 +28,9 @@ import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** The embedded database's file name inside the data directory (backups copy it). */
+export const SQLITE_FILE = 'platen.db';
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
@@ -110,7 +113,7 @@ export function transactionWithoutSync<T>(
 
 function sqliteDialect(dataDir: string): SqliteDialect {
   mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(join(dataDir, 'platen.db'));
+  const database = new SQLite(join(dataDir, SQLITE_FILE));
   database.pragma('journal_mode = WAL');
   // FULL: WAL with NORMAL may lose the last commits (an acknowledged render and its charge) on a
   // power loss; FULL syncs the WAL at every commit. Measured: about +0.4 ms per fresh render (two

@@ -56,3 +56,4 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
 }
 
 export type { DatabaseHandle, OpenDatabaseOptions } from './db.ts';
+export { SQLITE_FILE } from './db.ts';
