@@ -13,7 +13,7 @@ import {
 } from './auth/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
-import { buildKernel, type Kernel } from './http/kernel.ts';
+import { buildKernel, type Kernel, type RequestTracer } from './http/kernel.ts';
 import { mcpFeature } from './mcp/index.ts';
 import { oauthFeature } from './oauth/index.ts';
 import { metricsFeature } from './observability/index.ts';
@@ -24,7 +24,11 @@ import { studioFeature } from './studio/index.ts';
 import { templatesFeature } from './templates/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
+export function buildApp(
+  services: Services,
+  logger: Logger,
+  options: { tracer?: RequestTracer } = {},
+): Promise<Kernel> {
   const { config, store, files } = services;
   // RFC 9728: where an MCP client learns which authorization server protects /v1/mcp.
   const mcpChallenge = {
@@ -43,6 +47,7 @@ export function buildApp(services: Services, logger: Logger): Promise<Kernel> {
     },
     readiness: { database: () => store.ping(), files: () => files.ready() },
     onResponse: (observation) => services.metrics.observeRequest(observation),
+    tracer: options.tracer,
     features: [
       fileServingFeature(files),
       templatesFeature(services.templates),

@@ -8,6 +8,7 @@ import { bootstrapIfEmpty } from './bootstrap.ts';
 import { ConfigError, loadConfig, unknownPlatenVariables } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
 import { startPeriodic } from './core/periodic.ts';
+import { startTracing } from './observability/index.ts';
 import { createServices, type Services } from './services.ts';
 import { DataDirInUse } from './store/data-dir-lock.ts';
 
@@ -37,7 +38,9 @@ async function main(): Promise<void> {
   }
   if (config.PLATEN_BOOTSTRAP) await bootstrapIfEmpty(services, (text) => process.stdout.write(`${text}\n`));
 
-  const { app } = await buildApp(services, logger);
+  const tracing = startTracing({ instanceId: services.instanceId });
+  if (tracing) logger.info('OpenTelemetry traces are exported over OTLP/HTTP');
+  const { app } = await buildApp(services, logger, { tracer: tracing?.requests });
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
   // Only a process that serves sweeps: a failed start must not touch other instances' renders.
   await services.maintenance.start();
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
       clearTimeout(cut);
       await Promise.all([stopUpkeep(), stopThumbnailCatchUp()]);
       await services.close();
+      await tracing?.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not flush traces'));
       logger.info('stopped');
     } finally {
       process.exit(0);

@@ -3,6 +3,7 @@
  * (router, parser and route errors alike), authentication by the authenticator each route
  * declares, health checks; then the features it is given. It imports no feature.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -26,8 +27,16 @@ export interface KernelOptions {
   authenticators: Authenticators;
   readiness: ReadinessChecks;
   features: readonly Feature[];
+  /** Traces each request (optional OpenTelemetry): it runs the request and learns its route. */
+  tracer?: RequestTracer;
   /** Told of every answered request (metrics): the route's pattern, never the raw URL. */
   onResponse?: (observation: { method: string; route: string; statusCode: number; seconds: number }) => void;
+}
+
+/** A request tracer: `run` wraps the whole handling of a request; `routed` names it once answered. */
+export interface RequestTracer {
+  run(request: IncomingMessage, response: ServerResponse, handle: () => void): void;
+  routed(request: IncomingMessage, route: string, statusCode: number): void;
 }
 
 export interface Kernel {
@@ -48,6 +57,9 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
     // and so do requests Node's HTTP parser refuses before Fastify sees them.
     clientErrorHandler: answerClientError,
+    // With a tracer, the server hands each request to it first, so all the request's work runs
+    // inside its span's context. Without one, Fastify creates its server as usual.
+    ...(options.tracer ? { serverFactory: tracedServer(options.tracer) } : {}),
   });
   // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
   app.removeContentTypeParser('text/plain');
@@ -60,12 +72,13 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  const observe = options.onResponse;
-  if (observe) {
+  const { onResponse: observe, tracer } = options;
+  if (observe || tracer) {
     app.addHook('onResponse', (request, reply, done) => {
       // Unmatched URLs share one label, so a scan of random paths cannot grow the series.
       const route = request.routeOptions.url ?? 'unmatched';
-      observe({
+      tracer?.routed(request.raw, route, reply.statusCode);
+      observe?.({
         method: request.method,
         route,
         statusCode: reply.statusCode,
@@ -91,6 +104,11 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   await healthRoutes(app, options.readiness);
   for (const feature of options.features) await app.register(async (scope) => feature.routes(scope));
   return { app, routes };
+}
+
+function tracedServer(tracer: RequestTracer) {
+  return (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+    createServer((request, response) => tracer.run(request, response, () => handler(request, response)));
 }
 
 const CORS_ALLOWED = {

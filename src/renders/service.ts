@@ -7,6 +7,7 @@
 import { actorLabel, assetScopeOf, ownsOrShared, type Principal, tenancyOf } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
+import { inSpan } from '../core/tracing.ts';
 import type { CreditService } from '../credits/service.ts';
 import { applyModifications, type DesignDocument } from '../design/index.ts';
 import type { RenderPool } from '../engine/index.ts';
@@ -17,6 +18,7 @@ import type { TemplateRenderMeta } from '../store/templates.ts';
 import type { TemplateService } from '../templates/index.ts';
 import { renderIdentity } from './identity.ts';
 import type { JobInputLoader } from './job-inputs.ts';
+import { atBase, replayed } from './results.ts';
 import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
 
 const MAX_PIXELS = 50_000_000;
@@ -107,17 +109,26 @@ export class RenderService {
   constructor(private readonly deps: RenderServiceDeps) {}
 
   async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
-    const started = performance.now();
-    const response = await this.renderOrReplay(principal, templateId, request);
-    const files = 'pages' in response ? response.pages : [response];
-    const charged = files.reduce((sum, file) => sum + file.credits.charged, 0);
-    this.deps.observe?.({
-      format: request.format,
-      cache: charged > 0 ? 'miss' : 'hit',
-      seconds: (performance.now() - started) / 1000,
-      creditsCharged: charged,
+    const attributes = {
+      'platen.workspace.id': principal.workspaceId,
+      'platen.template.id': templateId,
+      'platen.render.format': request.format,
+    };
+    return inSpan('render', attributes, async (span) => {
+      const started = performance.now();
+      const response = await this.renderOrReplay(principal, templateId, request);
+      const files = 'pages' in response ? response.pages : [response];
+      const charged = files.reduce((sum, file) => sum + file.credits.charged, 0);
+      const cache = charged > 0 ? 'miss' : 'hit';
+      span.setAttributes({ 'platen.render.cache': cache, 'platen.render.files': files.length });
+      this.deps.observe?.({
+        format: request.format,
+        cache,
+        seconds: (performance.now() - started) / 1000,
+        creditsCharged: charged,
+      });
+      return response;
     });
-    return response;
   }
 
   private async renderOrReplay(
@@ -207,18 +218,21 @@ export class RenderService {
       const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document, (asset) =>
         ownsOrShared(tenancy, asset),
       );
-      const rendered = await this.deps.pool.render({
-        document: plan.document,
-        pageIds: plan.pageIds,
-        format: plan.format,
-        scale: plan.scale,
-        quality: plan.quality || undefined,
-        workspaceId: principal.workspaceId,
-        assets: inputs.assets,
-        fonts: inputs.fonts,
-        allowPrivateUrls: this.deps.allowPrivateUrls,
-        cacheKey: plan.templateId,
-      });
+      // Waiting for a render process and rendering in it: the part a trace most often asks about.
+      const rendered = await inSpan('render.process', { 'platen.render.pages': plan.pageIds.length }, () =>
+        this.deps.pool.render({
+          document: plan.document,
+          pageIds: plan.pageIds,
+          format: plan.format,
+          scale: plan.scale,
+          quality: plan.quality || undefined,
+          workspaceId: principal.workspaceId,
+          assets: inputs.assets,
+          fonts: inputs.fonts,
+          allowPrivateUrls: this.deps.allowPrivateUrls,
+          cacheKey: plan.templateId,
+        }),
+      );
       const outputs = [];
       for (const [position, file] of rendered.entries()) {
         // The first file carries the render's own id, so the ledger's renderId can be looked up.
@@ -272,23 +286,6 @@ export class RenderService {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
-}
-
-/** The earlier response, free this time: `charged` 0 and the balance after this call. */
-function replayed(job: RenderRecord, balance: number, baseUrl: string): RenderResponse {
-  const credits = { charged: 0, balanceAfter: balance };
-  const stored = job.result as RenderResponse;
-  if ('pages' in stored) return { pages: stored.pages.map((p) => ({ ...atBase(p, baseUrl), credits })) };
-  return { ...atBase(stored, baseUrl), credits };
-}
-
-/**
- * A stored result's file URL under today's base URL: results are stored as first answered, and the
- * deployment may have moved since (a new domain, a restore elsewhere). The file key is what counts.
- */
-function atBase(result: RenderResult, baseUrl: string): RenderResult {
-  const key = result.url ? /\/files\/(renders\/.+)$/.exec(result.url)?.[1] : undefined;
-  return key ? { ...result, url: `${baseUrl}/files/${key}` } : result;
 }
 
 /** RenderError and PoolOverloaded are AppErrors already (RENDER_FAILED, OVERLOADED). */

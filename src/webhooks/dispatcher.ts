@@ -6,7 +6,10 @@
  * one webhook, so a slow or dead receiver cannot hold up the others. Nothing here runs in a
  * request. Delivery is at least once: a crash between the POST and its record sends it again.
  */
+
+import { SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
+import { inSpan, SpanKind } from '../core/tracing.ts';
 import { type FetchPolicy, FetchRefused, guardedFetch } from '../outbound/index.ts';
 import type { Store } from '../store/index.ts';
 import type { AttemptOutcome, ClaimedMessage } from '../store/webhooks.ts';
@@ -147,7 +150,22 @@ export class WebhookDispatcher {
   private async deliver(message: ClaimedMessage): Promise<void> {
     const attempt = message.attempts + 1;
     const started = performance.now();
-    const result = await this.post(message);
+    const attributes = {
+      'platen.webhook.id': message.webhookId,
+      'platen.webhook.message_id': message.messageId,
+      'platen.webhook.attempt': attempt,
+    };
+    const result = await inSpan(
+      'webhook.deliver',
+      attributes,
+      async (span) => {
+        const answer = await this.post(message);
+        if (answer.statusCode !== null) span.setAttribute('http.response.status_code', answer.statusCode);
+        if (!answer.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: answer.error ?? 'failed' });
+        return answer;
+      },
+      SpanKind.CLIENT,
+    );
     const latencyMs = performance.now() - started;
     let outcome: AttemptOutcome = { kind: 'delivered' };
     if (!result.ok) {
