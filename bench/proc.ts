@@ -9,18 +9,23 @@ export function statusMb(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number
 
 /** Peak RSS of each child of `parent` (render processes: the pool forks nothing else). */
 export function childPeaksMb(parent: number): number[] {
-  const peaks: number[] = [];
+  return childrenMb(parent, 'VmHWM');
+}
+
+/** A memory figure of each child of `parent`. */
+export function childrenMb(parent: number, field: 'VmRSS' | 'VmHWM'): number[] {
+  const figures: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
-        peaks.push(statusMb(Number(name), 'VmHWM'));
+        figures.push(statusMb(Number(name), field));
     } catch {
       // exited meanwhile
     }
   }
-  return peaks;
+  return figures;
 }
 
 /** CPU time (user + system, all threads) a process has used so far, in milliseconds. */

@@ -1,7 +1,8 @@
 /**
  * A load balancer on loopback, as a platform puts in front of Platen: each request goes to the
  * next instance in turn (round robin per request, not per connection, so consecutive calls of one
- * client land on different instances), and an instance that refuses the connection is skipped.
+ * client land on different instances), and an instance that refuses the connection is skipped; one
+ * that fails mid-request answers 502 (the request may have had effects, so it is not repeated).
  * Counts what each instance served, so tests can show that every instance took part.
  */
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -48,8 +49,14 @@ export async function startBalancer(targets: string[] = []): Promise<Balancer> {
         response.writeHead(upstream.statusCode ?? 502, upstream.headers);
         upstream.pipe(response);
         return;
-      } catch {
-        // refused or reset before answering: the next instance takes it, as a balancer's retry does
+      } catch (error) {
+        // Refused: the instance is down, the next one takes it (the request never left). Anything
+        // else (a reset mid-request) may have done the work: answered 502, as balancers do for
+        // requests that are not safe to repeat.
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') {
+          response.writeHead(502, { 'content-type': 'text/plain' }).end('the instance failed mid-request');
+          return;
+        }
       }
     }
     response.writeHead(502, { 'content-type': 'text/plain' }).end('no instance answered');

@@ -1,0 +1,65 @@
+/**
+ * Service processes for the soak and chaos runs (`node --import tsx src/main.ts`, as `npm start`),
+ * and what /proc says about them: resident memory of the service and of its render processes, and
+ * its open file descriptors.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { childrenMb, statusMb } from '../proc.ts';
+
+export const ADMIN = 'soak-admin-token-0123456789';
+
+export interface Instance {
+  base: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLATEN_HOST: '127.0.0.1',
+      PLATEN_ADMIN_TOKEN: ADMIN,
+      PLATEN_LOG_LEVEL: 'warn',
+      PLATEN_RENDER_RATE_LIMIT: '0',
+      PLATEN_BOOTSTRAP: 'false',
+      PLATEN_ALLOW_PRIVATE_URLS: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`instance on ${port} exited ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child, exited };
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`instance on ${port} did not start`);
+}
+
+export interface ProcessSample {
+  at: number;
+  serviceMb: number;
+  renderProcessesMb: number;
+  renderProcesses: number;
+  fds: number;
+}
+
+/** Current RSS of the service and the sum over its children (render processes), and its fds. */
+export function sample(pid: number, at: number): ProcessSample {
+  const children = childrenMb(pid, 'VmRSS');
+  return {
+    at,
+    serviceMb: statusMb(pid, 'VmRSS'),
+    renderProcessesMb: children.reduce((a, b) => a + b, 0),
+    renderProcesses: children.length,
+    fds: readdirSync(`/proc/${pid}/fd`).length,
+  };
+}
