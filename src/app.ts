@@ -10,6 +10,7 @@ import {
   embedSessionAuthenticator,
   oauthBearerAuthenticator,
   operatorTokenAuthenticator,
+  signedUrlAuthenticator,
 } from './auth/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
@@ -18,6 +19,7 @@ import { mcpFeature } from './mcp/index.ts';
 import { oauthFeature } from './oauth/index.ts';
 import { metricsFeature } from './observability/index.ts';
 import { signInFeature, usersFeature } from './people/index.ts';
+import { renderUrlsFeature, urlSecretsFeature } from './render-urls/index.ts';
 import { rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
 import { studioFeature } from './studio/index.ts';
@@ -44,6 +46,7 @@ export function buildApp(
       operator: operatorTokenAuthenticator(config.PLATEN_ADMIN_TOKEN),
       embedSession: embedSessionAuthenticator(store, services.embedTokens),
       oauth: oauthBearerAuthenticator(store, services.oauth, mcpChallenge),
+      signedUrl: signedUrlAuthenticator(store),
     },
     readiness: { database: () => store.ping(), files: () => files.ready() },
     onResponse: (observation) => services.metrics.observeRequest(observation),
@@ -53,8 +56,10 @@ export function buildApp(
       templatesFeature(services.templates),
       assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
       rendersFeature(services.renders, services.limiter),
+      renderUrlsFeature(services.renderUrls, services.limiter),
       embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
       operatorFeature(services),
+      urlSecretsFeature(services.renderUrls),
       metricsFeature(services.metrics),
       embedConfigFeature(services.embeds),
       webhooksFeature(services),

@@ -18,6 +18,7 @@ import { OAuthService, oauthSettings } from './oauth/index.ts';
 import { Metrics } from './observability/index.ts';
 import { PeopleService } from './people/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
+import { RenderUrlService } from './render-urls/index.ts';
 import { JobInputLoader, RenderMaintenance, RenderService } from './renders/index.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
@@ -35,6 +36,7 @@ export interface Services {
   apiKeys: ApiKeyService;
   templates: TemplateService;
   thumbnails: ThumbnailService;
+  renderUrls: RenderUrlService;
   embeds: EmbedService;
   embedTokens: EmbedSessionTokens;
   assets: AssetService;
@@ -141,6 +143,12 @@ export async function createServices(
     apiKeys: new ApiKeyService(store),
     templates,
     thumbnails,
+    renderUrls: new RenderUrlService({
+      store,
+      renders,
+      files,
+      graceSeconds: config.PLATEN_URL_SECRET_GRACE_SECONDS,
+    }),
     embeds: new EmbedService(store, embedTokens),
     embedTokens,
     assets: new AssetService(store, files, {

@@ -43,8 +43,9 @@ const allowed: Record<string, readonly string[]> = {
   people: ['core', 'store', 'http'],
   oauth: ['core', 'store', 'auth', 'http', 'people'],
   mcp: ['core', 'auth', 'http', 'templates', 'assets', 'renders', 'workspaces', 'files', 'ratelimit'],
-  cli: ['core', 'design', 'engine', 'store', 'backup', '(root)'],
+  cli: ['core', 'design', 'engine', 'store', 'backup', 'auth', '(root)'],
   backup: ['core', 'store', 'files'],
+  'render-urls': ['core', 'auth', 'design', 'files', 'renders', 'store', 'http', 'ratelimit'],
   studio: ['core', 'engine', 'http'],
   observability: ['core', 'http'],
 };

@@ -53,13 +53,19 @@ describe('OpenAPI and a generated client', () => {
       }
       expect(security).toHaveLength(1);
       // Operator routes answer a bad credential with 401, API-key routes with 403; an embed session
-      // answers a bad token with 401 INVALID_SESSION and a missing scope with 403.
+      // answers a bad token with 401 INVALID_SESSION and a missing scope with 403; a signed URL
+      // answers a bad signature with 403.
       const [scheme] = Object.keys(security[0] ?? {});
-      const expected = { adminToken: ['401'], apiKey: ['403'], embedSession: ['401', '403'] }[String(scheme)];
+      const expected = {
+        adminToken: ['401'],
+        apiKey: ['403'],
+        embedSession: ['401', '403'],
+        signedUrl: ['403'],
+      }[String(scheme)];
       expect(expected).toBeDefined();
       for (const status of expected ?? []) expect(responses[status]).toBeDefined();
       if (scheme === 'adminToken') expect(responses['403']).toBeUndefined();
-      if (scheme === 'apiKey') expect(responses['401']).toBeUndefined();
+      if (scheme === 'apiKey' || scheme === 'signedUrl') expect(responses['401']).toBeUndefined();
     }
   });
 

@@ -103,9 +103,12 @@ describe('the shared security suite', () => {
         `${route.method} ${route.url}`,
       ]);
     for (const route of server.routes.filter((r) => r.url.startsWith('/v1/'))) {
-      expect(['apiKey', 'none', 'embedSession', 'oauth'], `${route.method} ${route.url}`).toContain(
-        route.auth,
-      );
+      // signedUrl: the URL's signature; its cases (none, tampered, another workspace's key, revoked,
+      // suspended) are in test/render-urls.test.ts.
+      expect(
+        ['apiKey', 'none', 'embedSession', 'oauth', 'signedUrl'],
+        `${route.method} ${route.url}`,
+      ).toContain(route.auth);
     }
   });
 

@@ -29,6 +29,7 @@ export {
   requirePrincipal,
 } from './principal.ts';
 export { isScope, SCOPES, type Scope, scopeSchema } from './scopes.ts';
+export { signedUrlAuthenticator } from './signed-url-auth.ts';
 export {
   assetFilterOf,
   assetScopeOf,
@@ -39,3 +40,4 @@ export {
   type Tenancy,
   tenancyOf,
 } from './tenancy.ts';
+export { parseSignedUrl, signUrl } from './url-signature.ts';

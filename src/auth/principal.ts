@@ -9,7 +9,9 @@ export type Actor =
   | { type: 'api_key'; id: string }
   /** `isolated`: the embed is multi-tenant, so the session sees its user's templates and shared ones. */
   | { type: 'embed_session'; embedId: string; userId: string | null; isolated: boolean }
-  | { type: 'oauth'; clientId: string; userId: string };
+  | { type: 'oauth'; clientId: string; userId: string }
+  /** A signed render URL, by the URL-signing secret that verified it. */
+  | { type: 'signed_url'; secretId: string };
 
 export interface Principal {
   workspaceId: string;
@@ -25,6 +27,8 @@ export function actorLabel(actor: Actor): string {
       return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
     case 'oauth':
       return `oauth:${actor.clientId}:${actor.userId}`;
+    case 'signed_url':
+      return `signed_url:${actor.secretId}`;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * `platen` subcommands: `serve` starts the service, `admin` wraps the operator API over HTTP,
- * `render` draws a design document locally without a server, `backup` and `restore` copy a whole
- * deployment to a folder and back.
+ * `render` draws a design document locally without a server, `sign-url` prints a signed render URL,
+ * `backup` and `restore` copy a whole deployment to a folder and back.
  */
 import { runAdminCommand } from './admin-command.ts';
 
@@ -9,6 +9,8 @@ const usage = `Usage:
   platen serve                         start the service (same as npm start)
   platen admin <resource> <action> …   operator API (see platen admin help)
   platen render <document.json> [--var name=value] [--format png|jpeg|pdf] [--out file]
+  platen sign-url --template ID [--var name=value] [--format png|jpeg|pdf] [--expires-in S]
+                                       print a signed render URL ($PLATEN_URL_SECRET signs it)
   platen backup --out DIR              database and files into DIR, while the service runs
   platen restore --from DIR            a backup into an empty deployment (service stopped)`;
 
@@ -23,6 +25,10 @@ async function run(argv: string[]): Promise<number> {
     case 'render': {
       const { runRenderCommand } = await import('./render-command.ts');
       return runRenderCommand(rest);
+    }
+    case 'sign-url': {
+      const { runSignUrlCommand } = await import('./sign-url-command.ts');
+      return runSignUrlCommand(rest);
     }
     case 'backup':
     case 'restore': {

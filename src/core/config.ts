@@ -54,6 +54,7 @@ const envSchema = z.object({
   // attempt's time limit plus WEBHOOK_LEASE_MARGIN_MS (checked below); default: limit + 30 s.
   PLATEN_WEBHOOK_LEASE_MS: positiveInt.max(24 * 60 * 60 * 1000).optional(),
   PLATEN_SHUTDOWN_GRACE_MS: positiveInt.max(10 * 60 * 1000).default(20_000),
+  PLATEN_URL_SECRET_GRACE_SECONDS: nonNegativeInt.max(30 * 86_400).default(86_400),
   // OAuth (docs/oauth.md): token lifetimes, registrations per client address, sign-in sessions and
   // the brute-force limits (failures within the window, per account and per client address).
   PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.min(60).max(86_400).default(900),

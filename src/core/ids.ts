@@ -12,6 +12,7 @@ export const idPrefixes = {
   embed: 'emb',
   apiKey: 'key',
   webhook: 'whk',
+  urlSecret: 'uss',
   user: 'usr',
   ledger: 'led',
   file: 'fil',

@@ -34,7 +34,7 @@ export {
   imageFitSchema,
   imageSrcSchema,
 } from './image-src.ts';
-export { MAX_ISSUES } from './issues.ts';
+export { fromZodIssues, MAX_ISSUES } from './issues.ts';
 export {
   type Migration,
   type MigrationOptions,

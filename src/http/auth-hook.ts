@@ -45,6 +45,7 @@ export function installAuth(
     if (!authenticate) throw new Error(`No authenticator for '${auth}'`);
     request.principal = await authenticate({
       headers: request.headers,
+      url: request.url,
       params: (request.params ?? {}) as Record<string, string | undefined>,
       requiredScope: request.routeOptions.config.scope ?? null,
     });

@@ -54,7 +54,12 @@ const jsonResponse = <S extends ZodType>(schema: S, description: string): JsonRe
   content: { 'application/json': { schema } },
 });
 
-const successDescriptions: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+const successDescriptions: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No content',
+  304: 'Not modified: the entity tag in If-None-Match is current',
+};
 
 /** A group of operations: the document lists it with its description; a feature declares its own. */
 export interface OpenApiTag {
@@ -105,7 +110,7 @@ type OperationSchema<T extends OperationSpec> = Omit<
   operationId: string;
   tags: string[];
   response: {
-    [S in keyof T['response']]: S extends 204 ? T['response'][S] : JsonResponse<T['response'][S]>;
+    [S in keyof T['response']]: S extends 204 | 304 ? T['response'][S] : JsonResponse<T['response'][S]>;
   } & { [S in T['errors'][number] | 500]: JsonResponse<typeof errorEnvelopeSchema> };
 };
 
@@ -116,9 +121,9 @@ export function operation<const T extends OperationSpec>(spec: T): OperationSche
   for (const [key, schema] of Object.entries(response)) {
     const status = Number(key);
     const description = successDescriptions[status] ?? 'OK';
-    // A 204 has no body: its description rides on the schema (Fastify wants no content map there).
+    // A 204 or 304 has no body: its description rides on the schema (Fastify wants no content map there).
     responses[status] =
-      status === 204
+      status === 204 || status === 304
         ? schema.meta({ 'x-response-description': description })
         : jsonResponse(schema, description);
   }
@@ -140,6 +145,7 @@ const securitySchemeOf: Partial<Record<AuthKind, string>> = {
   apiKey: 'apiKey',
   operator: 'adminToken',
   embedSession: 'embedSession',
+  signedUrl: 'signedUrl',
 };
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -251,6 +257,14 @@ export function openApiDocument(baseUrl: string, tags: readonly OpenApiTag[]) {
           description:
             'An embed session token from `POST /v1/embed/{embedId}/session`, for that embed only. ' +
             'The requirement lists the scope the operation needs; the embed toggles decide it at each request.',
+        },
+        signedUrl: {
+          type: 'apiKey' as const,
+          in: 'query' as const,
+          name: 'sig',
+          description:
+            'A signed render URL: `sig` is the hex HMAC-SHA256, with a URL-signing secret of the ' +
+            "template's workspace, of the path, `?` and the URL's other parameters sorted (docs/api.md).",
         },
       },
     },

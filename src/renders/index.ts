@@ -9,6 +9,7 @@ import type { RenderService } from './service.ts';
 
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
+export { fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
   type RenderRequest,
@@ -17,7 +18,7 @@ export {
   renderRequestSchema,
   renderResponseSchema,
 } from './schemas.ts';
-export { RenderService } from './service.ts';
+export { type RenderQuota, RenderService } from './service.ts';
 
 export function rendersFeature(renders: RenderService, limiter: RateLimiter | null): Feature {
   return { name: 'renders', openApiTag: rendersTag, routes: renderRoutes(renders, limiter) };

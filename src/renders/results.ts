@@ -10,11 +10,16 @@ export function replayed(job: RenderRecord, balance: number, baseUrl: string): R
   return { ...atBase(stored, baseUrl), credits };
 }
 
+/** The file key of a stored result's URL (`…/files/<key>`), or null once retention removed it. */
+export function fileKeyOf(result: RenderResult): string | null {
+  return (result.url && /\/files\/(renders\/.+)$/.exec(result.url)?.[1]) || null;
+}
+
 /**
  * A stored result's file URL under today's base URL: results are stored as first answered, and the
  * deployment may have moved since (a new domain, a restore elsewhere). The file key is what counts.
  */
 export function atBase(result: RenderResult, baseUrl: string): RenderResult {
-  const key = result.url ? /\/files\/(renders\/.+)$/.exec(result.url)?.[1] : undefined;
+  const key = fileKeyOf(result);
   return key ? { ...result, url: `${baseUrl}/files/${key}` } : result;
 }

@@ -46,10 +46,11 @@ export function acceptEmptyRenderBody(scope: FastifyInstance): void {
   });
 }
 
-/** Whose render bucket a request takes from: the API key, the embed end-user, or the OAuth grant. */
+/** Whose render bucket a request takes from: the API key, the embed end-user, the OAuth grant, or the URL-signing secret. */
 export function rateLimitKeyOf(actor: Actor): string {
   if (actor.type === 'api_key') return `key:${actor.id}`;
   if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
+  if (actor.type === 'signed_url') return `url:${actor.secretId}`;
   return `oauth:${actor.clientId}:${actor.userId}`;
 }
 

@@ -9,17 +9,17 @@ import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import { inSpan } from '../core/tracing.ts';
 import type { CreditService } from '../credits/service.ts';
-import { applyModifications, type DesignDocument } from '../design/index.ts';
+import { applyModifications } from '../design/index.ts';
 import type { RenderPool } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import type { Store } from '../store/index.ts';
 import { RenderNoLongerPending, type RenderRecord } from '../store/renders.ts';
 import type { TemplateRenderMeta } from '../store/templates.ts';
 import type { TemplateService } from '../templates/index.ts';
-import { renderIdentity } from './identity.ts';
 import type { JobInputLoader } from './job-inputs.ts';
 import { atBase, replayed } from './results.ts';
 import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
+import { type Plan, type Selection, select } from './selection.ts';
 
 const MAX_PIXELS = 50_000_000;
 const EXTENSIONS = { png: 'png', jpeg: 'jpg', pdf: 'pdf' } as const;
@@ -44,63 +44,10 @@ export interface RenderServiceDeps {
   }) => void;
 }
 
-interface Selection {
-  allPages: boolean;
-  pageIds: string[];
-  format: 'png' | 'jpeg' | 'pdf';
-  scale: number;
-  quality: number;
-  fileCount: number;
-  identity: string;
-}
-
-interface Plan extends Selection {
-  templateId: string;
-  document: DesignDocument;
-}
-
-interface DraftFacts {
-  id: string;
-  documentHash: string;
-  pageIds?: string[];
-  activePageId?: string;
-  document?: DesignDocument;
-}
-
-/** Pages, options and the identity of a request, from what is known of the draft. */
-function select(draft: DraftFacts, request: RenderRequest, assetScope: string | null): Selection {
-  const allIds = draft.document ? draft.document.pages.map((p) => p.id) : (draft.pageIds ?? []);
-  const activePageId = draft.document ? draft.document.activePageId : (draft.activePageId ?? '');
-  const allPages = request.allPages === true;
-  const pageId = request.pageId ?? activePageId;
-  if (!allPages && !allIds.includes(pageId)) {
-    throw new AppError('NOT_FOUND', `The page ${JSON.stringify(pageId)} was not found in this template.`);
-  }
-  const pageIds = allPages ? allIds : [pageId];
-  const format = request.format;
-  const scale = format === 'pdf' ? 1 : (request.scale ?? 1);
-  const quality = format === 'jpeg' ? (request.quality ?? 90) : 0;
-  const identity = renderIdentity({
-    templateId: draft.id,
-    assetScope,
-    documentHash: draft.documentHash,
-    modifications: request.modifications,
-    idempotencyKey: request.idempotencyKey,
-    format,
-    pageIds,
-    allPages,
-    scale,
-    quality,
-  });
-  return {
-    allPages,
-    pageIds,
-    format,
-    scale,
-    quality,
-    identity,
-    fileCount: format === 'pdf' ? 1 : pageIds.length,
-  };
+/** An allowance beside credits (a signed URL's render cap): reserve throws when none is left. */
+export interface RenderQuota {
+  reserve(): Promise<void>;
+  release(): Promise<void>;
 }
 
 export class RenderService {
@@ -108,7 +55,13 @@ export class RenderService {
 
   constructor(private readonly deps: RenderServiceDeps) {}
 
-  async render(principal: Principal, templateId: string, request: RenderRequest): Promise<RenderResponse> {
+  /** `quota`: an extra allowance a charged render takes from (a signed URL's render cap). */
+  async render(
+    principal: Principal,
+    templateId: string,
+    request: RenderRequest,
+    quota?: RenderQuota,
+  ): Promise<RenderResponse> {
     const attributes = {
       'platen.workspace.id': principal.workspaceId,
       'platen.template.id': templateId,
@@ -116,7 +69,7 @@ export class RenderService {
     };
     return inSpan('render', attributes, async (span) => {
       const started = performance.now();
-      const response = await this.renderOrReplay(principal, templateId, request);
+      const response = await this.renderOrReplay(principal, templateId, request, quota);
       const files = 'pages' in response ? response.pages : [response];
       const charged = files.reduce((sum, file) => sum + file.credits.charged, 0);
       const cache = charged > 0 ? 'miss' : 'hit';
@@ -135,6 +88,7 @@ export class RenderService {
     principal: Principal,
     templateId: string,
     request: RenderRequest,
+    quota: RenderQuota | undefined,
   ): Promise<RenderResponse> {
     const meta = await this.deps.templates.renderMeta(principal, templateId);
     const assetScope = assetScopeOf(tenancyOf(principal));
@@ -144,17 +98,32 @@ export class RenderService {
     if (earlier) return replayed(earlier.job, earlier.balance, this.deps.baseUrl);
     const plan = await this.plan(meta, selection, request, assetScope);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const outcome = await this.deps.credits.charge({
-        workspaceId: principal.workspaceId,
-        templateId: plan.templateId,
-        identityHash: plan.identity,
-        format: plan.format,
-        fileCount: plan.fileCount,
-        actor: actorLabel(principal.actor),
-        instanceId: this.deps.instanceId,
-      });
-      if (outcome.kind === 'charged')
-        return this.execute(principal, plan, outcome.renderId, outcome.balanceAfter, outcome.createdAt);
+      // A quota is taken before the charge and given back unless a render is charged and succeeds.
+      await quota?.reserve();
+      let outcome: Awaited<ReturnType<CreditService['charge']>>;
+      try {
+        outcome = await this.deps.credits.charge({
+          workspaceId: principal.workspaceId,
+          templateId: plan.templateId,
+          identityHash: plan.identity,
+          format: plan.format,
+          fileCount: plan.fileCount,
+          actor: actorLabel(principal.actor),
+          instanceId: this.deps.instanceId,
+        });
+        if (outcome.kind === 'charged')
+          return await this.execute(
+            principal,
+            plan,
+            outcome.renderId,
+            outcome.balanceAfter,
+            outcome.createdAt,
+          );
+      } catch (error) {
+        await quota?.release();
+        throw error;
+      }
+      await quota?.release();
       if (outcome.render.status === 'done') return this.replay(outcome.render);
       await this.waitFor(outcome.render.id);
     }

@@ -24,6 +24,7 @@ import { fileKeyIndexesMigration } from './migrations/004_file_key_indexes.ts';
 import { embedsWebhooksMigration } from './migrations/005_embeds_webhooks.ts';
 import { oauthMigration } from './migrations/006_oauth.ts';
 import { thumbnailRevisionMigration } from './migrations/007_thumbnail_revision.ts';
+import { urlSigningSecretsMigration } from './migrations/008_url_signing_secrets.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -54,6 +55,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '005_embeds_webhooks': embedsWebhooksMigration(dialect),
     '006_oauth': oauthMigration,
     '007_thumbnail_revision': thumbnailRevisionMigration,
+    '008_url_signing_secrets': urlSigningSecretsMigration,
   };
   return { getMigrations: async () => all };
 }

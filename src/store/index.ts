@@ -11,6 +11,7 @@ import { OAuthRepository } from './oauth.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
 import { ThumbnailRepository } from './thumbnails.ts';
+import { UrlSecretRepository } from './url-secrets.ts';
 import { UserRepository } from './users.ts';
 import { WebhookRepository } from './webhooks.ts';
 import { WorkspaceRepository } from './workspaces.ts';
@@ -28,6 +29,7 @@ export interface Store {
   webhooks: WebhookRepository;
   users: UserRepository;
   oauth: OAuthRepository;
+  urlSecrets: UrlSecretRepository;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     webhooks: new WebhookRepository(db, handle.dialect),
     users: new UserRepository(db),
     oauth: new OAuthRepository(db),
+    urlSecrets: new UrlSecretRepository(db),
     ping: async () => {
       await db.selectFrom('platen_meta').select('key').limit(1).execute();
     },

@@ -276,6 +276,20 @@ export interface OAuthTokensTable {
   revoked_at: string | null;
 }
 
+export interface UrlSigningSecretsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_valid_until: string | null;
+  render_cap: number | null;
+  renders: Generated<number>;
+  created_at: string;
+  rotated_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -299,4 +313,5 @@ export interface Database {
   oauth_requests: OAuthRequestsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  url_signing_secrets: UrlSigningSecretsTable;
 }

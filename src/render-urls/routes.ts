@@ -1,0 +1,203 @@
+/**
+ * `GET /v1/templates/:id/image.{png,jpeg,pdf}` (the signed URL is the credential) and the operator
+ * API for URL-signing secrets. Each handler is one call to the RenderUrlService.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../auth/index.ts';
+import { type OpenApiTag, operation } from '../http/openapi.ts';
+import type { RateLimiter } from '../ratelimit/index.ts';
+import { perCallerRateLimit } from '../renders/index.ts';
+import type { ImageFormat, RenderUrlService } from './service.ts';
+
+export const renderUrlsTag: OpenApiTag = {
+  name: 'render URLs',
+  description:
+    'A signed GET URL renders a template with the variables in its query, for Open Graph images, ' +
+    'emails and no-code tools. Credits and identical renders as the render route; the file itself ' +
+    'is the answer, with caching headers. docs/api.md#signed-render-urls explains the signature.',
+};
+export const urlSecretsTag: OpenApiTag = {
+  name: 'operator: URL-signing secrets',
+  description:
+    'Operator API (`Authorization: Bearer $PLATEN_ADMIN_TOKEN`): the secrets that sign render URLs ' +
+    'of a workspace: create, list, rotate (the previous secret verifies for a grace period), cap, revoke.',
+};
+
+const FORMATS: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', pdf: 'application/pdf' };
+const idParams = z.object({ id: z.string().max(200) });
+const imageQuery = z
+  .object({
+    sig: z
+      .string()
+      .describe('Hex HMAC-SHA256 of the canonical request (path, `?`, sorted query without `sig`)'),
+    exp: z.string().optional().describe('Unix time in seconds after which the URL answers 403 URL_EXPIRED'),
+    pageId: z.string().optional().describe('The page to render (default: the active page)'),
+    scale: z.string().optional().describe('Raster only: 1-4'),
+    quality: z.string().optional().describe('JPEG only: 1-100'),
+  })
+  .catchall(z.string().max(10_000).describe('Any other name: a template variable and its value'));
+
+const secretFields = {
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  renderCap: z.number().int().nullable().describe('Renders charged through its URLs at most; null: no cap'),
+  renders: z.number().int().describe('Renders charged through its URLs so far'),
+  createdAt: z.string(),
+  rotatedAt: z.string().nullable(),
+  previousValidUntil: z.string().nullable().describe('Until when the secret replaced last still verifies'),
+};
+const secretSchema = z.object(secretFields).meta({ id: 'UrlSigningSecret' });
+const secretWithKeySchema = z
+  .object({
+    ...secretFields,
+    secret: z.string().describe('`urlsec_…`: the signing key, shown in this response only'),
+  })
+  .meta({ id: 'UrlSigningSecretWithKey' });
+const renderCap = z.number().int().min(1).max(1_000_000_000).nullable();
+const createBody = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), renderCap: renderCap.optional() })
+  .strict();
+
+export function renderUrlRoutes(service: RenderUrlService, limiter: RateLimiter | null) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    for (const format of Object.keys(FORMATS) as ImageFormat[]) {
+      app.get(
+        `/v1/templates/:id/image.${format}`,
+        {
+          config: { auth: 'signedUrl', scope: 'render:write' },
+          onRequest: perCallerRateLimit(limiter),
+          schema: operation({
+            id: `renderTemplateBySignedUrl${format === 'png' ? 'Png' : format === 'jpeg' ? 'Jpeg' : 'Pdf'}`,
+            summary: `Render a template to ${format.toUpperCase()} from a signed URL`,
+            description:
+              'The first render of a URL is charged one credit; the same URL again is free and served ' +
+              'from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE.',
+            tag: renderUrlsTag,
+            params: idParams,
+            querystring: imageQuery,
+            rawResponse: { [FORMATS[format]]: { schema: { type: 'string', format: 'binary' } } },
+            response: { 304: z.null() },
+            errors: [400, 402, 403, 404, 413, 422, 429, 503],
+          }),
+        },
+        async (request, reply) => {
+          const answer = await service.image(
+            requirePrincipal(request.principal),
+            request.params.id,
+            format,
+            request.query,
+            request.headers['if-none-match'],
+          );
+          reply
+            .header('etag', answer.etag)
+            .header('cache-control', `public, max-age=${answer.maxAgeSeconds}`);
+          if (answer.kind === 'not-modified') return reply.status(304).send(null);
+          // The body is the file's bytes: no schema serialises it (the document lists it as binary).
+          const bytes: FastifyReply = reply;
+          return bytes
+            .header('content-type', answer.contentType)
+            .header('content-length', answer.byteSize)
+            .send(answer.stream);
+        },
+      );
+    }
+  };
+}
+
+export function urlSecretRoutes(service: RenderUrlService) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    const config = { auth: 'operator' as const };
+    const tag = urlSecretsTag;
+    app.post(
+      '/admin/v1/workspaces/:id/url-signing-secrets',
+      {
+        config,
+        schema: operation({
+          id: 'createUrlSigningSecret',
+          summary: 'Create a URL-signing secret for a workspace',
+          tag,
+          params: idParams,
+          body: createBody,
+          bodyRequired: false,
+          response: { 201: secretWithKeySchema },
+          errors: [400, 401, 404],
+        }),
+      },
+      async (request, reply) =>
+        reply.status(201).send(await service.create(request.params.id, request.body ?? {})),
+    );
+    app.get(
+      '/admin/v1/workspaces/:id/url-signing-secrets',
+      {
+        config,
+        schema: operation({
+          id: 'listUrlSigningSecrets',
+          summary: "List a workspace's URL-signing secrets (without the keys)",
+          tag,
+          params: idParams,
+          response: { 200: z.object({ items: z.array(secretSchema) }) },
+          errors: [401, 404],
+        }),
+      },
+      async (request) => ({ items: await service.list(request.params.id) }),
+    );
+    app.patch(
+      '/admin/v1/url-signing-secrets/:id',
+      {
+        config,
+        schema: operation({
+          id: 'updateUrlSigningSecret',
+          summary: 'Change the render cap of a URL-signing secret',
+          tag,
+          params: idParams,
+          body: z.object({ renderCap }).strict(),
+          response: { 200: secretSchema },
+          errors: [400, 401, 404],
+        }),
+      },
+      async (request) => service.update(request.params.id, request.body),
+    );
+    app.post(
+      '/admin/v1/url-signing-secrets/:id/rotate',
+      {
+        config,
+        schema: operation({
+          id: 'rotateUrlSigningSecret',
+          summary: 'Replace the key of a URL-signing secret',
+          description:
+            'The answer holds the new key, shown this once. URLs signed with the previous key keep ' +
+            'working until `previousValidUntil` (PLATEN_URL_SECRET_GRACE_SECONDS, default 24 hours).',
+          tag,
+          params: idParams,
+          bodyRequired: false,
+          response: { 200: secretWithKeySchema },
+          errors: [401, 404],
+        }),
+      },
+      async (request) => service.rotate(request.params.id),
+    );
+    app.delete(
+      '/admin/v1/url-signing-secrets/:id',
+      {
+        config,
+        schema: operation({
+          id: 'revokeUrlSigningSecret',
+          summary: 'Revoke a URL-signing secret: no URL it signed verifies any more',
+          tag,
+          params: idParams,
+          response: { 204: z.null() },
+          errors: [401, 404],
+        }),
+      },
+      async (request, reply) => {
+        await service.revoke(request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

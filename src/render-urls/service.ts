@@ -1,0 +1,151 @@
+/**
+ * Signed render URLs: the operator's URL-signing secrets (create, list, rotate with a grace for the
+ * previous one, a render cap, revoke), and serving `GET /v1/templates/:id/image.{png,jpeg,pdf}`:
+ * the URL's parameters become a render request for the one render service, so credits, identical
+ * renders and limits are the render route's; the file is then streamed from the file store, with an
+ * ETag (the render's id: an identical URL is the same file) for CDNs and browsers.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/index.ts';
+import { AppError, validationFailed } from '../core/errors.ts';
+import { fromZodIssues } from '../design/index.ts';
+import type { FileStore } from '../files/index.ts';
+import { fileKeyOf, type RenderQuota, type RenderService, renderRequestSchema } from '../renders/index.ts';
+import type { Store } from '../store/index.ts';
+import type { UrlSecretRecord, UrlSecretWithKey } from '../store/url-secrets.ts';
+
+/** Query parameters that are render options or the signature's own, never template variables. */
+export const RESERVED_PARAMETERS = ['sig', 'exp', 'pageId', 'scale', 'quality'] as const;
+const ONE_YEAR_SECONDS = 365 * 86_400;
+const newSecret = () => `urlsec_${randomBytes(32).toString('base64url')}`;
+
+export type ImageFormat = 'png' | 'jpeg' | 'pdf';
+export type Query = Record<string, string | string[] | undefined>;
+
+export type ImageAnswer =
+  | { kind: 'not-modified'; etag: string; maxAgeSeconds: number }
+  | {
+      kind: 'file';
+      etag: string;
+      maxAgeSeconds: number;
+      contentType: string;
+      byteSize: number;
+      stream: NodeJS.ReadableStream;
+    };
+
+const view = ({ secret: _secret, ...record }: UrlSecretWithKey): UrlSecretRecord => record;
+
+export class RenderUrlService {
+  constructor(
+    private readonly deps: { store: Store; renders: RenderService; files: FileStore; graceSeconds: number },
+  ) {}
+
+  async create(
+    workspaceId: string,
+    input: { name?: string; renderCap?: number | null },
+  ): Promise<UrlSecretWithKey> {
+    if (!(await this.deps.store.workspaces.get(workspaceId)))
+      throw new AppError('NOT_FOUND', 'No such workspace.');
+    return this.deps.store.urlSecrets.create({
+      workspaceId,
+      name: input.name ?? 'URL signing',
+      secret: newSecret(),
+      renderCap: input.renderCap ?? null,
+    });
+  }
+
+  async list(workspaceId: string): Promise<UrlSecretRecord[]> {
+    if (!(await this.deps.store.workspaces.get(workspaceId)))
+      throw new AppError('NOT_FOUND', 'No such workspace.');
+    return (await this.deps.store.urlSecrets.list(workspaceId)).map(view);
+  }
+
+  async rotate(id: string): Promise<UrlSecretWithKey> {
+    const until = new Date(Date.now() + this.deps.graceSeconds * 1000);
+    const rotated = await this.deps.store.urlSecrets.rotate(id, newSecret(), until);
+    if (!rotated) throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+    return rotated;
+  }
+
+  async update(id: string, patch: { renderCap: number | null }): Promise<UrlSecretRecord> {
+    const updated = await this.deps.store.urlSecrets.setRenderCap(id, patch.renderCap);
+    if (!updated) throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+    return view(updated);
+  }
+
+  async revoke(id: string): Promise<void> {
+    if (!(await this.deps.store.urlSecrets.revoke(id)))
+      throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+  }
+
+  /** Renders (or replays) what a signed URL names, and answers its file or 304. */
+  async image(
+    principal: Principal,
+    templateId: string,
+    format: ImageFormat,
+    query: Query,
+    ifNoneMatch: string | undefined,
+  ): Promise<ImageAnswer> {
+    const { actor } = principal;
+    if (actor.type !== 'signed_url') throw new AppError('INVALID_SIGNATURE');
+    const request = renderRequestOf(format, query);
+    const quota: RenderQuota = {
+      reserve: async () => {
+        if (!(await this.deps.store.urlSecrets.reserveRender(actor.secretId)))
+          throw new AppError('RENDER_CAP_REACHED');
+      },
+      release: () => this.deps.store.urlSecrets.releaseRender(actor.secretId),
+    };
+    const response = await this.deps.renders.render(principal, templateId, request, quota);
+    const result = 'pages' in response ? response.pages[0] : response;
+    if (!result) throw new AppError('RENDER_FAILED', 'The render produced no file.');
+    const etag = `"${result.id}"`;
+    const maxAgeSeconds = maxAgeOf(query);
+    if (matches(ifNoneMatch, etag)) return { kind: 'not-modified', etag, maxAgeSeconds };
+    const key = fileKeyOf(result);
+    const file = key ? await this.deps.files.getStream(key) : null;
+    if (!file) throw new AppError('NOT_FOUND', 'The rendered file is no longer stored.');
+    return { kind: 'file', etag, maxAgeSeconds, ...file };
+  }
+}
+
+/** The render request a URL's parameters make: options by their reserved names, variables by theirs. */
+export function renderRequestOf(
+  format: ImageFormat,
+  query: Query,
+): ReturnType<typeof renderRequestSchema.parse> {
+  const single: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw validationFailed([{ path: name, message: 'given more than once' }]);
+    if (value !== undefined) single[name] = value;
+  }
+  const { pageId, scale, quality } = single;
+  const modifications = Object.fromEntries(
+    Object.entries(single).filter(([name]) => !(RESERVED_PARAMETERS as readonly string[]).includes(name)),
+  );
+  const parsed = renderRequestSchema.safeParse({
+    format,
+    modifications,
+    ...(pageId !== undefined ? { pageId } : {}),
+    ...(scale !== undefined ? { scale: Number(scale) } : {}),
+    ...(quality !== undefined ? { quality: Number(quality) } : {}),
+  });
+  if (!parsed.success) throw validationFailed(fromZodIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/** How long caches may keep the answer: a year, or until `exp` when the URL expires sooner. */
+function maxAgeOf(query: Query): number {
+  const exp = typeof query.exp === 'string' ? Number(query.exp) : Number.NaN;
+  if (!Number.isFinite(exp)) return ONE_YEAR_SECONDS;
+  return Math.max(0, Math.min(ONE_YEAR_SECONDS, Math.floor(exp - Date.now() / 1000)));
+}
+
+/** RFC 9110 §13.1.2: a weak comparison against each listed entity tag, or `*`. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}
