@@ -55,7 +55,7 @@ export function buildApp(
       fileServingFeature(files),
       templatesFeature(services.templates),
       assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
-      rendersFeature(services.renders, services.limiter),
+      rendersFeature(services.renders, services.background, services.limiter),
       renderUrlsFeature(services.renderUrls, services.limiter),
       embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
       operatorFeature(services),

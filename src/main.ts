@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   // Only a process that serves sweeps: a failed start must not touch other instances' renders.
   await services.maintenance.start();
   await services.webhookDispatcher.start();
+  await services.renderQueue.start();
   const stopUpkeep = startPeriodic(
     [
       { name: 'expired OAuth grants', run: () => services.oauth.sweep() },
@@ -83,7 +84,11 @@ async function main(): Promise<void> {
       // request finishes later would hold it open until the cut, so idle ones are ended as they come.
       const idle = setInterval(() => app.server.closeIdleConnections(), 100);
       const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
-      await Promise.all([requests, services.webhookDispatcher.stop(graceMs)]);
+      await Promise.all([
+        requests,
+        services.webhookDispatcher.stop(graceMs),
+        services.renderQueue.stop(graceMs),
+      ]);
       clearInterval(idle);
       clearTimeout(cut);
       await Promise.all([stopUpkeep(), stopThumbnailCatchUp()]);

@@ -19,12 +19,24 @@ import { Metrics } from './observability/index.ts';
 import { PeopleService } from './people/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
 import { RenderUrlService } from './render-urls/index.ts';
-import { JobInputLoader, RenderMaintenance, RenderService } from './renders/index.ts';
+import {
+  BackgroundRenders,
+  JobInputLoader,
+  RenderMaintenance,
+  RenderQueueWorker,
+  RenderService,
+} from './renders/index.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
 import { TemplateService } from './templates/index.ts';
 import { ThumbnailService } from './thumbnails/index.ts';
-import { WebhookDispatcher, WebhookService, webhookEventSink, webhookPolicy } from './webhooks/index.ts';
+import {
+  renderEventSink,
+  WebhookDispatcher,
+  WebhookService,
+  webhookEventSink,
+  webhookPolicy,
+} from './webhooks/index.ts';
 import { WorkspaceService } from './workspaces/service.ts';
 
 export interface Services {
@@ -47,6 +59,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Delivers the webhook outbox in the background; started by whoever serves (main, test harness). */
   webhookDispatcher: WebhookDispatcher;
+  background: BackgroundRenders;
+  renderQueue: RenderQueueWorker;
   people: PeopleService;
   oauth: OAuthService;
   /** This instance's Prometheus metrics (`/metrics`). */
@@ -114,6 +128,25 @@ export async function createServices(
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
     observe: (render) => metrics.observeRender(render),
   });
+  // Background renders: accepted and charged by a request, run by this worker (or another instance's).
+  const background: BackgroundRenders = new BackgroundRenders({
+    service: renders,
+    store,
+    credits,
+    instanceId,
+    baseUrl: config.baseUrl,
+    outcome: renderEventSink(store),
+    wake: () => renderQueue.wake(),
+  });
+  const renderQueue = new RenderQueueWorker({
+    store,
+    run: (render) => background.run(render),
+    instanceId,
+    logger,
+    singleInstance: store.handle.dialect === 'sqlite',
+    concurrency: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
+    leaseMs: config.PLATEN_RENDER_TIMEOUT_MS * 2 + 30_000,
+  });
   // Never charged; one at a time, and none started while paid renders wait for a process.
   const thumbnails = new ThumbnailService({
     store,
@@ -159,6 +192,8 @@ export async function createServices(
     pool,
     limiter,
     renders,
+    background,
+    renderQueue,
     maintenance,
     webhooks: new WebhookService(store, { policy: webhookTargets }),
     webhookDispatcher,
@@ -180,6 +215,7 @@ export async function createServices(
     metrics,
     instanceId,
     async close() {
+      await renderQueue.stop();
       await webhookDispatcher.stop();
       await maintenance.stop();
       await thumbnails.close();

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../core/errors.ts';
 import type { Store } from '../store/index.ts';
-import type { BeginInput, OutputRow, RenderRecord } from '../store/renders.ts';
+import type { BeginInput, OutputRow, RenderRecord, WithinTransaction } from '../store/renders.ts';
 import type { LedgerEntry } from '../store/workspaces.ts';
 
 /** The most one operator grant or withdrawal (or a new workspace's initial credits) may move. */
@@ -104,13 +104,22 @@ export class CreditService {
     };
   }
 
-  /** Records a charged render as done with its files (RenderNoLongerPending if refunded meanwhile). */
-  settle(renderId: string, response: unknown, outputs: OutputRow[], workspaceId: string): Promise<void> {
-    return this.store.renders.complete(renderId, response, outputs, workspaceId);
+  /**
+   * Records a charged render as done with its files (RenderNoLongerPending if refunded meanwhile);
+   * `within` runs in the same transaction (a webhook event that must not be lost or precede it).
+   */
+  settle(
+    renderId: string,
+    response: unknown,
+    outputs: OutputRow[],
+    workspaceId: string,
+    within?: WithinTransaction,
+  ): Promise<void> {
+    return this.store.renders.complete(renderId, response, outputs, workspaceId, within);
   }
 
-  /** Marks a pending render failed and refunds its credits by a ledger entry. */
-  refund(renderId: string, error: unknown, reason?: string): Promise<boolean> {
-    return this.store.renders.fail(renderId, error, reason);
+  /** Marks a pending render failed and refunds its credits by a ledger entry (`within`: as settle). */
+  refund(renderId: string, error: unknown, reason?: string, within?: WithinTransaction): Promise<boolean> {
+    return this.store.renders.fail(renderId, error, reason, within);
   }
 }

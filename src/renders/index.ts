@@ -4,22 +4,31 @@
  */
 import type { Feature } from '../http/context.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
+import type { BackgroundRenders } from './background.ts';
 import { renderRoutes, rendersTag } from './routes.ts';
 import type { RenderService } from './service.ts';
 
+export { BackgroundRenders } from './background.ts';
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
+export { RenderQueueWorker } from './queue-worker.ts';
 export { fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
+  type RenderJobView,
   type RenderRequest,
   type RenderResponse,
   type RenderResult,
+  renderJobSchema,
   renderRequestSchema,
   renderResponseSchema,
 } from './schemas.ts';
 export { type RenderQuota, RenderService } from './service.ts';
 
-export function rendersFeature(renders: RenderService, limiter: RateLimiter | null): Feature {
-  return { name: 'renders', openApiTag: rendersTag, routes: renderRoutes(renders, limiter) };
+export function rendersFeature(
+  renders: RenderService,
+  background: BackgroundRenders,
+  limiter: RateLimiter | null,
+): Feature {
+  return { name: 'renders', openApiTag: rendersTag, routes: renderRoutes(renders, background, limiter) };
 }

@@ -6,7 +6,8 @@ import { type Actor, requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';
-import { renderRequestSchema, renderResponseSchema, renderResultSchema } from './schemas.ts';
+import type { BackgroundRenders } from './background.ts';
+import { renderJobSchema, renderRequestSchema, renderResponseSchema, renderResultSchema } from './schemas.ts';
 import type { RenderService } from './service.ts';
 
 export const rendersTag: OpenApiTag = {
@@ -59,7 +60,11 @@ export function perCallerRateLimit(limiter: RateLimiter | null) {
   return rateLimitHook(limiter, (request) => rateLimitKeyOf(requirePrincipal(request.principal).actor));
 }
 
-export function renderRoutes(service: RenderService, limiter: RateLimiter | null) {
+export function renderRoutes(
+  service: RenderService,
+  background: BackgroundRenders,
+  limiter: RateLimiter | null,
+) {
   return async function register(root: FastifyInstance): Promise<void> {
     acceptEmptyRenderBody(root);
     const app = root.withTypeProvider<ZodTypeProvider>();
@@ -80,16 +85,21 @@ export function renderRoutes(service: RenderService, limiter: RateLimiter | null
           description:
             'One credit per file. A request identical to an earlier one (same draft, modifications, ' +
             '`idempotencyKey`, format, pages and options) answers the earlier result with ' +
-            '`credits.charged: 0`. Every field is optional (no body: a PNG of the active page).',
+            '`credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With ' +
+            '`async: true` it answers 202 at once and renders in the background.',
           tag,
           params: idParams,
           body: renderRequestSchema,
           bodyRequired: false,
-          response: { 200: renderResponseSchema },
+          response: { 200: renderResponseSchema, 202: renderJobSchema },
           errors: [400, 402, 403, 404, 413, 415, 422, 429, 503],
         }),
       },
-      async (request) => service.render(requirePrincipal(request.principal), request.params.id, request.body),
+      async (request, reply) => {
+        const principal = requirePrincipal(request.principal);
+        if (!request.body.async) return service.render(principal, request.params.id, request.body);
+        return reply.status(202).send(await background.accept(principal, request.params.id, request.body));
+      },
     );
 
     app.get(
@@ -98,17 +108,27 @@ export function renderRoutes(service: RenderService, limiter: RateLimiter | null
         config: { auth: 'apiKey', scope: 'template:read' },
         schema: operation({
           id: 'getRender',
-          summary: 'Get a render result',
+          summary: 'Get a render result, or the state of a background render',
           description:
             'The result as first returned, with `credits.charged: 0`; `url: null, expired: true` once ' +
-            'retention has removed the file.',
+            'retention has removed the file. A background render not done yet answers its state ' +
+            '(`status: pending`, or `failed` with the `error`).',
           tag,
           params: idParams,
-          response: { 200: renderResultSchema },
+          response: { 200: z.union([renderResultSchema, renderJobSchema]) },
           errors: [403, 404],
         }),
       },
-      async (request) => service.get(requirePrincipal(request.principal), request.params.id),
+      async (request) => {
+        const principal = requirePrincipal(request.principal);
+        try {
+          return await service.get(principal, request.params.id);
+        } catch (error) {
+          // No file for that id: a background render's own id, still pending or failed.
+          if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+          return background.status(principal, request.params.id);
+        }
+      },
     );
   };
 }

@@ -11,6 +11,13 @@ export const renderRequestSchema = z
     idempotencyKey: z.string().min(1).max(255).optional(),
     scale: z.number().min(1).max(4).optional().describe('Raster only; 1-4, default 1'),
     quality: z.number().int().min(1).max(100).optional().describe('JPEG only; 1-100, default 90'),
+    async: z
+      .boolean()
+      .optional()
+      .describe(
+        'Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the ' +
+          '`render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted.',
+      ),
   })
   .strict()
   .meta({
@@ -72,3 +79,40 @@ export const renderResponseSchema = z
   });
 
 export type RenderResponse = RenderResult | { pages: RenderResult[] };
+
+/** A background render's state: `GET /v1/renders/{id}` while it is not done, and the 202 answer. */
+export const renderJobSchema = z
+  .object({
+    id: z.string().describe('The render id: `GET /v1/renders/{id}` follows it'),
+    status: z.enum(['pending', 'done', 'failed']),
+    templateId: z.string(),
+    format: z.enum(['png', 'jpeg', 'pdf']),
+    createdAt: z.string(),
+    credits: z
+      .object({ charged: z.number().int(), balanceAfter: z.number().int() })
+      .optional()
+      .describe('In the 202 answer: what accepting it charged (0 for an identical earlier render)'),
+    result: renderResponseSchema.optional().describe('When done: the result, as the render route answers it'),
+    error: z
+      .object({ code: z.string(), details: z.unknown().optional() })
+      .optional()
+      .describe('When failed (and refunded): why, as the render route would have answered'),
+  })
+  .meta({
+    id: 'RenderJob',
+    'x-examples': {
+      accepted: {
+        summary: 'Accepted, rendering in the background',
+        value: {
+          id: 'rnd_7Hc2Kq9VbXe4LmTz0RsPa1',
+          status: 'pending',
+          templateId: 'tpl_3Jd8Wn5QpZr1YkVc6MxBt2',
+          format: 'png',
+          createdAt: '2026-05-04T09:30:00.000Z',
+          credits: { charged: 1, balanceAfter: 97 },
+        },
+      },
+    },
+  });
+
+export type RenderJobView = z.infer<typeof renderJobSchema>;

@@ -4,6 +4,8 @@
  * render is refunded. Shared by the machine API, the embed routes and MCP: visibility comes from
  * the template service, credits from the credit service, for whichever principal asks.
  */
+
+import type { Transaction } from 'kysely';
 import { actorLabel, assetScopeOf, ownsOrShared, type Principal, tenancyOf } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
@@ -14,6 +16,7 @@ import type { RenderPool } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import type { Store } from '../store/index.ts';
 import { RenderNoLongerPending, type RenderRecord } from '../store/renders.ts';
+import type { Database } from '../store/schema.ts';
 import type { TemplateRenderMeta } from '../store/templates.ts';
 import type { TemplateService } from '../templates/index.ts';
 import type { JobInputLoader } from './job-inputs.ts';
@@ -42,6 +45,12 @@ export interface RenderServiceDeps {
     seconds: number;
     creditsCharged: number;
   }) => void;
+}
+
+/** Writes a background render's outcome (its webhook event) inside the transaction recording it. */
+export interface RenderOutcomeSink {
+  completed(trx: Transaction<Database>, response: RenderResponse): Promise<void>;
+  failed(trx: Transaction<Database>, error: { code: string; details: unknown }): Promise<void>;
 }
 
 /** An allowance beside credits (a signed URL's render cap): reserve throws when none is left. */
@@ -90,13 +99,10 @@ export class RenderService {
     request: RenderRequest,
     quota: RenderQuota | undefined,
   ): Promise<RenderResponse> {
-    const meta = await this.deps.templates.renderMeta(principal, templateId);
-    const assetScope = assetScopeOf(tenancyOf(principal));
-    const selection = select(meta, request, assetScope);
+    const prepared = await this.prepare(principal, templateId, request);
     // Fast path: an identical earlier render is answered without reading the document.
-    const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
-    if (earlier) return replayed(earlier.job, earlier.balance, this.deps.baseUrl);
-    const plan = await this.plan(meta, selection, request, assetScope);
+    if (prepared.kind === 'identical') return replayed(prepared.job, prepared.balance, this.deps.baseUrl);
+    const { plan } = prepared;
     for (let attempt = 0; attempt < 5; attempt++) {
       // A quota is taken before the charge and given back unless a render is charged and succeeds.
       await quota?.reserve();
@@ -130,6 +136,28 @@ export class RenderService {
     throw new AppError('OVERLOADED', 'The identical render is still in progress; retry shortly.', undefined, {
       'retry-after': '1',
     });
+  }
+
+  /**
+   * For background renders (background.ts): the earlier identical render when there is one (its id
+   * and the free replay), else the plan to charge and run.
+   */
+  async prepare(
+    principal: Principal,
+    templateId: string,
+    request: RenderRequest,
+  ): Promise<{ kind: 'identical'; job: RenderRecord; balance: number } | { kind: 'plan'; plan: Plan }> {
+    const meta = await this.deps.templates.renderMeta(principal, templateId);
+    const assetScope = assetScopeOf(tenancyOf(principal));
+    const selection = select(meta, request, assetScope);
+    const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
+    if (earlier) return { kind: 'identical', job: earlier.job, balance: earlier.balance };
+    return { kind: 'plan', plan: await this.plan(meta, selection, request, assetScope) };
+  }
+
+  /** The free answer of an identical earlier render, as the render route gives it. */
+  async replay(job: RenderRecord): Promise<RenderResponse> {
+    return replayed(job, await this.deps.credits.balance(job.workspaceId), this.deps.baseUrl);
   }
 
   /** The stored result of one rendered file, as first returned, with `credits.charged` 0. */
@@ -167,12 +195,17 @@ export class RenderService {
     return { templateId: draft.id, document: modified.document, ...chosen };
   }
 
-  private async execute(
+  /**
+   * Renders a charged plan, stores its files and records it done, or refunds it. Public for
+   * background renders (background.ts); `outcome` writes their webhook event in the same transaction.
+   */
+  async execute(
     principal: Principal,
     plan: Plan,
     renderId: string,
     balanceAfter: number,
     createdAt: string,
+    outcome?: RenderOutcomeSink,
   ): Promise<RenderResponse> {
     let settle = () => {};
     this.inflight.set(
@@ -226,11 +259,23 @@ export class RenderService {
         plan.allPages && plan.format !== 'pdf'
           ? { pages: outputs.map((o) => o.result) }
           : (outputs[0]?.result as RenderResult);
-      await this.deps.credits.settle(renderId, response, outputs, principal.workspaceId);
+      await this.deps.credits.settle(
+        renderId,
+        response,
+        outputs,
+        principal.workspaceId,
+        outcome && ((trx) => outcome.completed(trx, response)),
+      );
       return response;
     } catch (error) {
       const appError = toRenderAppError(error);
-      await this.deps.credits.refund(renderId, { code: appError.code, details: appError.details ?? null });
+      const failure = { code: appError.code, details: appError.details ?? null };
+      await this.deps.credits.refund(
+        renderId,
+        failure,
+        undefined,
+        outcome && ((trx) => outcome.failed(trx, failure)),
+      );
       // Files of a render that is not recorded as done are nobody's: remove them.
       await Promise.all(written.map((key) => this.deps.files.delete(key).catch(() => {})));
       throw appError;
@@ -238,10 +283,6 @@ export class RenderService {
       this.inflight.delete(renderId);
       settle();
     }
-  }
-
-  private async replay(job: RenderRecord): Promise<RenderResponse> {
-    return replayed(job, await this.deps.credits.balance(job.workspaceId), this.deps.baseUrl);
   }
 
   /** Waits for a pending render: in this process by promise, in another by polling the database. */

@@ -25,6 +25,7 @@ import { embedsWebhooksMigration } from './migrations/005_embeds_webhooks.ts';
 import { oauthMigration } from './migrations/006_oauth.ts';
 import { thumbnailRevisionMigration } from './migrations/007_thumbnail_revision.ts';
 import { urlSigningSecretsMigration } from './migrations/008_url_signing_secrets.ts';
+import { renderQueueMigration } from './migrations/009_render_queue.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -56,6 +57,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '006_oauth': oauthMigration,
     '007_thumbnail_revision': thumbnailRevisionMigration,
     '008_url_signing_secrets': urlSigningSecretsMigration,
+    '009_render_queue': renderQueueMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -8,6 +8,7 @@ import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './d
 import { EmbedRepository } from './embeds.ts';
 import { MetaRepository } from './meta.ts';
 import { OAuthRepository } from './oauth.ts';
+import { RenderQueueRepository } from './render-queue.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
 import { ThumbnailRepository } from './thumbnails.ts';
@@ -25,6 +26,7 @@ export interface Store {
   assets: AssetRepository;
   meta: MetaRepository;
   renders: RenderRepository;
+  renderQueue: RenderQueueRepository;
   embeds: EmbedRepository;
   webhooks: WebhookRepository;
   users: UserRepository;
@@ -46,6 +48,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
     renders: new RenderRepository(db, handle.dialect),
+    renderQueue: new RenderQueueRepository(db, handle.dialect),
     embeds: new EmbedRepository(db),
     webhooks: new WebhookRepository(db, handle.dialect),
     users: new UserRepository(db),

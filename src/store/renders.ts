@@ -4,7 +4,7 @@
  * entry. So the ledger always explains the balance, and concurrent identical requests (in one
  * process or several sharing PostgreSQL) render and charge once.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../core/ids.ts';
 import { type DialectName, transactionWithoutSync } from './db.ts';
 import { prepareQuery } from './prepared.ts';
@@ -42,7 +42,12 @@ export interface BeginInput {
   fileCount: number;
   actor: string;
   instanceId: string;
+  /** A background render's job (JSON): accepted with its charge, run later from the queue. */
+  job?: string;
 }
+
+/** Work done inside a render's completing transaction (it commits or rolls back with it). */
+export type WithinTransaction = (trx: Transaction<Database>) => Promise<void>;
 
 export interface OutputRow {
   id: string;
@@ -65,7 +70,7 @@ class ClaimLost extends Error {}
 /** Thrown inside the transaction to roll the attempt back (claim included) when the balance cannot pay. */
 class Unfunded extends Error {}
 
-function toRecord(row: RendersTable): RenderRecord {
+function toRecord(row: Selectable<RendersTable>): RenderRecord {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -151,6 +156,8 @@ export class RenderRepository {
         finished_at: null,
         expired: 0,
         instance_id: input.instanceId,
+        mode: input.job ? 'async' : 'sync',
+        job: input.job ?? null,
       })
       .execute();
     const balanceAfter = await changeCredits(trx, {
@@ -208,6 +215,7 @@ export class RenderRepository {
     result: unknown,
     outputs: OutputRow[],
     workspaceId: string,
+    within?: WithinTransaction,
   ): Promise<void> {
     const now = new Date().toISOString();
     await this.db.transaction().execute(async (trx) => {
@@ -238,11 +246,17 @@ export class RenderRepository {
         .executeTakeFirst();
       // Refunded meanwhile (taken for an orphan): recording it as done would be a free render.
       if (Number(updated.numUpdatedRows) === 0) throw new RenderNoLongerPending(renderId);
+      await within?.(trx);
     });
   }
 
   /** Marks a pending render failed and refunds its credits; a no-op when it is no longer pending. */
-  async fail(renderId: string, error: unknown, reason = 'refund: render failed'): Promise<boolean> {
+  async fail(
+    renderId: string,
+    error: unknown,
+    reason = 'refund: render failed',
+    within?: WithinTransaction,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const job = await this.getJob(renderId, trx);
       if (job?.status !== 'pending') return false;
@@ -260,6 +274,7 @@ export class RenderRepository {
         actor: 'system',
         renderId,
       });
+      await within?.(trx);
       return true;
     });
   }
@@ -294,6 +309,8 @@ export class RenderRepository {
       .leftJoin('platen_instances', 'platen_instances.id', 'renders.instance_id')
       .selectAll('renders')
       .where('renders.status', '=', 'pending')
+      // Background renders are not orphans: the queue runs them again when their lease ends.
+      .where('renders.mode', '=', 'sync')
       .where((eb) =>
         eb.and([
           eb.or([eb('renders.instance_id', 'is', null), eb('renders.instance_id', '!=', liveInstanceId)]),

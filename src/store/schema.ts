@@ -80,6 +80,12 @@ export interface RendersTable {
   finished_at: string | null;
   expired: number;
   instance_id: string | null;
+  /** `sync` (a request waits) or `async` (a background job, run from the queue). */
+  mode: Generated<string>;
+  /** A background render's job (JSON): who asked, the modified document, pages and options. */
+  job: string | null;
+  /** Until when the instance executing a background render holds it. */
+  locked_until: string | null;
 }
 
 export interface RenderOutputsTable {

@@ -1,5 +1,5 @@
 /**
- * Webhooks: the embed routes' template events, written to a durable outbox in the template's
+ * Webhooks: the embed routes' template events and background renders' outcomes, written to a durable outbox in the template's
  * transaction (sink), delivered in the background, signed per Standard Webhooks and retried for a
  * day (dispatcher), and managed by the operator (service and routes, as a feature plugin).
  */
@@ -19,7 +19,7 @@ export {
   type WebhookWithSecret,
 } from './service.ts';
 export { newSecret, sign, signedHeaders } from './signing.ts';
-export { type WebhookPayload, webhookBody, webhookEventSink } from './sink.ts';
+export { renderEventSink, type WebhookPayload, webhookBody, webhookEventSink } from './sink.ts';
 
 export function webhooksFeature(deps: { webhooks: WebhookService }): Feature {
   return { name: 'webhooks', openApiTag: webhooksTag, routes: webhookRoutes(deps.webhooks) };

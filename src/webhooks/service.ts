@@ -11,7 +11,12 @@ import type { Store } from '../store/index.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/webhooks.ts';
 import { newSecret } from './signing.ts';
 
-export const WEBHOOK_EVENTS = ['template.create', 'template.update'] as const;
+export const WEBHOOK_EVENTS = [
+  'template.create',
+  'template.update',
+  'render.completed',
+  'render.failed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookView {

@@ -1,9 +1,11 @@
 /**
- * The templates' event sink: turns a TemplateEvent into the exact body every subscribed webhook
+ * The event sinks. Templates': turns a TemplateEvent into the exact body every subscribed webhook
  * will receive (`{type, timestamp, data: {template, embedId, userId}}`, built once, so retries
  * and restarts send the same bytes) and writes it to the outbox inside the template's transaction.
  */
+import type { Transaction } from 'kysely';
 import type { Store } from '../store/index.ts';
+import type { Database } from '../store/schema.ts';
 import type { TemplateEvent, TemplateEventSink, TemplateRecord } from '../templates/index.ts';
 
 export interface WebhookPayload {
@@ -46,5 +48,48 @@ export function webhookEventSink(store: Store): TemplateEventSink {
       type: event.type,
       payload: webhookBody(event),
     });
+  };
+}
+
+/** What a background render's event names: the render, as `GET /v1/renders/{id}` would show it. */
+export interface RenderEventFacts {
+  id: string;
+  workspaceId: string;
+  templateId: string;
+  format: string;
+  createdAt: string;
+}
+
+/**
+ * The background renders' event sink: `render.completed` (with the result) or `render.failed` (with
+ * the error), written to the outbox inside the transaction that records the outcome.
+ */
+export function renderEventSink(store: Store) {
+  return (render: RenderEventFacts) => {
+    const write = (trx: Transaction<Database>, type: 'render.completed' | 'render.failed', outcome: object) =>
+      store.webhooks
+        .writeEvent(trx, {
+          workspaceId: render.workspaceId,
+          type,
+          payload: JSON.stringify({
+            type,
+            timestamp: new Date().toISOString(),
+            data: {
+              render: {
+                id: render.id,
+                status: type === 'render.completed' ? 'done' : 'failed',
+                templateId: render.templateId,
+                format: render.format,
+                createdAt: render.createdAt,
+                ...outcome,
+              },
+            },
+          }),
+        })
+        .then(() => {});
+    return {
+      completed: (trx: Transaction<Database>, result: unknown) => write(trx, 'render.completed', { result }),
+      failed: (trx: Transaction<Database>, error: unknown) => write(trx, 'render.failed', { error }),
+    };
   };
 }

@@ -106,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Render a template's draft to PNG, JPEG or PDF
-         * @description One credit per file. A request identical to an earlier one (same draft, modifications, `idempotencyKey`, format, pages and options) answers the earlier result with `credits.charged: 0`. Every field is optional (no body: a PNG of the active page).
+         * @description One credit per file. A request identical to an earlier one (same draft, modifications, `idempotencyKey`, format, pages and options) answers the earlier result with `credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With `async: true` it answers 202 at once and renders in the background.
          */
         post: operations["renderTemplate"];
         delete?: never;
@@ -123,8 +123,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a render result
-         * @description The result as first returned, with `credits.charged: 0`; `url: null, expired: true` once retention has removed the file.
+         * Get a render result, or the state of a background render
+         * @description The result as first returned, with `credits.charged: 0`; `url: null, expired: true` once retention has removed the file. A background render not done yet answers its state (`status: pending`, or `failed` with the `error`).
          */
         get: operations["getRender"];
         put?: never;
@@ -811,6 +811,30 @@ export interface components {
             };
             expired?: boolean;
         };
+        RenderJob: {
+            /** @description The render id: `GET /v1/renders/{id}` follows it */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "done" | "failed";
+            templateId: string;
+            /** @enum {string} */
+            format: "png" | "jpeg" | "pdf";
+            createdAt: string;
+            /** @description In the 202 answer: what accepting it charged (0 for an identical earlier render) */
+            credits?: {
+                charged: number;
+                balanceAfter: number;
+            };
+            /** @description When done: the result, as the render route answers it */
+            result?: components["schemas"]["RenderResult"] | {
+                pages: components["schemas"]["RenderResult"][];
+            };
+            /** @description When failed (and refunded): why, as the render route would have answered */
+            error?: {
+                code: string;
+                details?: unknown;
+            };
+        };
         Template: {
             id: string;
             name: string;
@@ -888,7 +912,7 @@ export interface components {
             id: string;
             workspaceId: string;
             url: string;
-            events: ("template.create" | "template.update")[];
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
             createdAt: string;
             updatedAt: string;
         };
@@ -896,7 +920,7 @@ export interface components {
             id: string;
             workspaceId: string;
             url: string;
-            events: ("template.create" | "template.update")[];
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
             createdAt: string;
             updatedAt: string;
             /** @description `whsec_…`: the signing secret, shown in this response only */
@@ -1587,6 +1611,8 @@ export interface operations {
                     scale?: number;
                     /** @description JPEG only; 1-100, default 90 */
                     quality?: number;
+                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. */
+                    async?: boolean;
                 };
             };
         };
@@ -1600,6 +1626,15 @@ export interface operations {
                     "application/json": components["schemas"]["RenderResult"] | {
                         pages: components["schemas"]["RenderResult"][];
                     };
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderJob"];
                 };
             };
             /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
@@ -1711,7 +1746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RenderResult"];
+                    "application/json": components["schemas"]["RenderResult"] | components["schemas"]["RenderJob"];
                 };
             };
             /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
@@ -2568,6 +2603,8 @@ export interface operations {
                     scale?: number;
                     /** @description JPEG only; 1-100, default 90 */
                     quality?: number;
+                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. */
+                    async?: boolean;
                 };
             };
         };
@@ -4248,7 +4285,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
                     url: string;
                     /** @description The event types to receive */
-                    events: ("template.create" | "template.update")[];
+                    events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
                 };
             };
         };
@@ -4429,7 +4466,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
                     url?: string;
                     /** @description The event types to receive */
-                    events?: ("template.create" | "template.update")[];
+                    events?: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
                 };
             };
         };

@@ -62,6 +62,7 @@ export async function startTestServer(
   const services = await createServices(config, logger, { pgSchema: database.pgSchema });
   await services.maintenance.start();
   await services.webhookDispatcher.start();
+  await services.renderQueue.start();
   const { store, files } = services;
   const { app, routes } = await buildApp(services, logger);
   await app.listen({ port, host: '127.0.0.1' });
