@@ -12,6 +12,7 @@ import {
   operatorTokenAuthenticator,
   signedUrlAuthenticator,
 } from './auth/index.ts';
+import { batchesFeature } from './batches/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
 import { buildKernel, type Kernel, type RequestTracer } from './http/kernel.ts';
@@ -57,6 +58,7 @@ export function buildApp(
       assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
       rendersFeature(services.renders, services.background, services.limiter),
       renderUrlsFeature(services.renderUrls, services.limiter),
+      batchesFeature(services.batches, files, services.limiter),
       embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
       operatorFeature(services),
       urlSecretsFeature(services.renderUrls),

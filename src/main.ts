@@ -54,9 +54,13 @@ async function main(): Promise<void> {
     60 * 60 * 1000,
     logger,
   );
-  // Thumbnails another instance never rendered (it stopped between a save and its thumbnail).
+  // Thumbnails another instance never rendered (it stopped between a save and its thumbnail), and
+  // batches whose completion a stop interrupted.
   const stopThumbnailCatchUp = startPeriodic(
-    [{ name: 'thumbnails never rendered', run: () => services.thumbnails.catchUp() }],
+    [
+      { name: 'thumbnails never rendered', run: () => services.thumbnails.catchUp() },
+      { name: 'batches to complete', run: () => services.batches.sweep() },
+    ],
     30_000,
     logger,
   );

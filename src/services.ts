@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AssetService } from './assets/index.ts';
 import { ApiKeyService, EmbedSessionTokens } from './auth/index.ts';
+import { BatchService } from './batches/index.ts';
 import type { Config } from './core/config.ts';
 import { randomBase62 } from './core/ids.ts';
 import { CreditService } from './credits/service.ts';
@@ -31,6 +32,7 @@ import { type OpenDatabaseOptions, openStore, type Store } from './store/index.t
 import { TemplateService } from './templates/index.ts';
 import { ThumbnailService } from './thumbnails/index.ts';
 import {
+  batchEventSink,
   renderEventSink,
   WebhookDispatcher,
   WebhookService,
@@ -60,6 +62,7 @@ export interface Services {
   /** Delivers the webhook outbox in the background; started by whoever serves (main, test harness). */
   webhookDispatcher: WebhookDispatcher;
   background: BackgroundRenders;
+  batches: BatchService;
   renderQueue: RenderQueueWorker;
   people: PeopleService;
   oauth: OAuthService;
@@ -137,6 +140,16 @@ export async function createServices(
     baseUrl: config.baseUrl,
     outcome: renderEventSink(store),
     wake: () => renderQueue.wake(),
+    finished: (renderId) => batches.renderFinished(renderId),
+  });
+  const batches: BatchService = new BatchService({
+    store,
+    renders,
+    background,
+    credits,
+    templates,
+    baseUrl: config.baseUrl,
+    events: batchEventSink(store),
   });
   const renderQueue = new RenderQueueWorker({
     store,
@@ -194,6 +207,7 @@ export async function createServices(
     renders,
     background,
     renderQueue,
+    batches,
     maintenance,
     webhooks: new WebhookService(store, { policy: webhookTargets }),
     webhookDispatcher,

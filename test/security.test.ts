@@ -12,6 +12,7 @@ import {
   bearer,
   http,
   keyFor,
+  startOrigin,
   startTestServer,
   type TestServer,
   workspaceWithKey,
@@ -37,9 +38,19 @@ const samples: Record<string, Sample> = {
   'POST /v1/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
   'GET /v1/assets/:id': {},
   'DELETE /v1/assets/:id': {},
+  'POST /v1/templates/:id/batches': { body: { rows: [{ name: 'a' }] } },
+  'POST /v1/templates/:id/batches/csv': {
+    raw: Buffer.from('name\nb\n'),
+    headers: { 'content-type': 'text/csv' },
+  },
+  'GET /v1/batches/:id': {},
+  'POST /v1/batches/:id/cancel': {},
+  'GET /v1/batches/:id/files.zip': {},
 };
 
 let server: TestServer;
+/** An image origin that answers late, so the owner's batch is still running when it is cancelled. */
+let slowOrigin: { base: string; close(): Promise<void> };
 let owner: { workspaceId: string; key: string; keyId: string };
 let other: { workspaceId: string; key: string };
 let suspendedKey: string;
@@ -61,6 +72,9 @@ async function call(route: RegisteredRoute, headers: Record<string, string>) {
 }
 
 beforeAll(async () => {
+  slowOrigin = await startOrigin((_request, response) => {
+    setTimeout(() => response.writeHead(404).end(), 1_500);
+  });
   server = await startTestServer();
   owner = await workspaceWithKey(server.base);
   other = await workspaceWithKey(server.base);
@@ -91,8 +105,30 @@ async function createOwnerResources(): Promise<void> {
     headers: bearer(owner.key),
   });
   resourceIds.renders = r.json.id;
+  const slow = simpleDocument();
+  slow.pages[0]?.elements.push({
+    id: 'img',
+    type: 'image',
+    x: 0,
+    y: 0,
+    width: 9,
+    height: 9,
+    src: `${slowOrigin.base}/late.png`,
+  } as never);
+  const slowTemplate = await http(server.base, 'POST', '/v1/templates', {
+    body: { name: 'slow', document: slow },
+    headers: bearer(owner.key),
+  });
+  const batch = await http(server.base, 'POST', `/v1/templates/${slowTemplate.json.id}/batches`, {
+    body: { rows: [{ name: 'late' }] },
+    headers: bearer(owner.key),
+  });
+  resourceIds.batches = batch.json.id;
 }
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await slowOrigin.close();
+});
 
 describe('the shared security suite', () => {
   it('covers every API-key route with a sample request', () => {
@@ -184,7 +220,8 @@ describe('the shared security suite', () => {
       // Fresh resources for each call, so a DELETE (or a save) leaves the next route its own.
       await createOwnerResources();
       const res = await call(route, bearer(owner.key));
-      const status = route.url.endsWith('/render') ? 200 : expected[route.method];
+      const status =
+        route.url.endsWith('/render') || route.url.endsWith('/cancel') ? 200 : expected[route.method];
       expect([route.method, route.url, res.status]).toEqual([route.method, route.url, status]);
     }
   });

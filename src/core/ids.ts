@@ -13,6 +13,7 @@ export const idPrefixes = {
   apiKey: 'key',
   webhook: 'whk',
   urlSecret: 'uss',
+  batch: 'bat',
   user: 'usr',
   ledger: 'led',
   file: 'fil',

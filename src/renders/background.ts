@@ -41,6 +41,8 @@ export interface BackgroundRendersDeps {
   outcome?: (render: BackgroundRenderFacts) => RenderOutcomeSink;
   /** Tells the queue worker there is work (the worker polls too). */
   wake?: () => void;
+  /** After a background render finished either way (a batch may be complete now). */
+  finished?: (renderId: string) => Promise<void>;
 }
 
 export class BackgroundRenders {
@@ -106,6 +108,7 @@ export class BackgroundRenders {
     await this.deps.service
       .execute(principal, job.plan, queued.id, balanceAfter, queued.createdAt, this.deps.outcome?.(facts))
       .catch(() => {});
+    await this.deps.finished?.(queued.id);
   }
 
   /** A render's state by its id, for the principal's workspace (pending, failed, or done). */

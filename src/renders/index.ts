@@ -12,7 +12,7 @@ export { BackgroundRenders } from './background.ts';
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
 export { RenderQueueWorker } from './queue-worker.ts';
-export { fileKeyOf } from './results.ts';
+export { atBase, fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
   type RenderJobView,

@@ -26,6 +26,7 @@ import { oauthMigration } from './migrations/006_oauth.ts';
 import { thumbnailRevisionMigration } from './migrations/007_thumbnail_revision.ts';
 import { urlSigningSecretsMigration } from './migrations/008_url_signing_secrets.ts';
 import { renderQueueMigration } from './migrations/009_render_queue.ts';
+import { batchesMigration } from './migrations/010_batches.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -58,6 +59,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '007_thumbnail_revision': thumbnailRevisionMigration,
     '008_url_signing_secrets': urlSigningSecretsMigration,
     '009_render_queue': renderQueueMigration,
+    '010_batches': batchesMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -4,6 +4,7 @@
  */
 import { ApiKeyRepository } from './api-keys.ts';
 import { AssetRepository } from './assets.ts';
+import { BatchRepository } from './batches.ts';
 import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
 import { EmbedRepository } from './embeds.ts';
 import { MetaRepository } from './meta.ts';
@@ -27,6 +28,7 @@ export interface Store {
   meta: MetaRepository;
   renders: RenderRepository;
   renderQueue: RenderQueueRepository;
+  batches: BatchRepository;
   embeds: EmbedRepository;
   webhooks: WebhookRepository;
   users: UserRepository;
@@ -49,6 +51,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     meta: new MetaRepository(db),
     renders: new RenderRepository(db, handle.dialect),
     renderQueue: new RenderQueueRepository(db, handle.dialect),
+    batches: new BatchRepository(db),
     embeds: new EmbedRepository(db),
     webhooks: new WebhookRepository(db, handle.dialect),
     users: new UserRepository(db),

@@ -296,6 +296,26 @@ export interface UrlSigningSecretsTable {
   revoked_at: string | null;
 }
 
+export interface BatchesTable {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  format: string;
+  status: string;
+  total: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface BatchRowsTable {
+  batch_id: string;
+  row_number: number;
+  render_id: string | null;
+  /** A row that failed on its own (never rendered): `{code, details}` JSON. */
+  error: string | null;
+  charged: Generated<number>;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -320,4 +340,6 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   url_signing_secrets: UrlSigningSecretsTable;
+  batches: BatchesTable;
+  batch_rows: BatchRowsTable;
 }

@@ -19,7 +19,13 @@ export {
   type WebhookWithSecret,
 } from './service.ts';
 export { newSecret, sign, signedHeaders } from './signing.ts';
-export { renderEventSink, type WebhookPayload, webhookBody, webhookEventSink } from './sink.ts';
+export {
+  batchEventSink,
+  renderEventSink,
+  type WebhookPayload,
+  webhookBody,
+  webhookEventSink,
+} from './sink.ts';
 
 export function webhooksFeature(deps: { webhooks: WebhookService }): Feature {
   return { name: 'webhooks', openApiTag: webhooksTag, routes: webhookRoutes(deps.webhooks) };

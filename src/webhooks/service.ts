@@ -16,6 +16,7 @@ export const WEBHOOK_EVENTS = [
   'template.update',
   'render.completed',
   'render.failed',
+  'batch.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 

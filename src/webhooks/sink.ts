@@ -93,3 +93,27 @@ export function renderEventSink(store: Store) {
     };
   };
 }
+
+/** `batch.completed` (completed or cancelled): the batch's summary, written with its transition. */
+export function batchEventSink(store: Store) {
+  return async (
+    trx: Transaction<Database>,
+    batch: { id: string } & Record<string, unknown>,
+  ): Promise<void> => {
+    const workspace = await trx
+      .selectFrom('batches')
+      .select('workspace_id')
+      .where('id', '=', batch.id)
+      .executeTakeFirst();
+    if (!workspace) return;
+    await store.webhooks.writeEvent(trx, {
+      workspaceId: workspace.workspace_id,
+      type: 'batch.completed',
+      payload: JSON.stringify({
+        type: 'batch.completed',
+        timestamp: new Date().toISOString(),
+        data: { batch },
+      }),
+    });
+  };
+}

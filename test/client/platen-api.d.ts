@@ -195,6 +195,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/{id}/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a template once per row of variables, in the background */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/batches/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a template once per CSV line (the header names the variables)
+         * @description `Content-Type: text/csv`, at most 2 MB and 1000 lines after the header. Options in the query.
+         */
+        post: operations["createBatchFromCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and per-row results of a batch */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running batch: rows not rendered yet are refunded */
+        post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/files.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A ZIP of a batch's rendered files (row-<n>.<ext>, or row-<n>-page-<k>.<ext>) and its manifest.json */
+        get: operations["downloadBatchZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/embed/{embedId}": {
         parameters: {
             query?: never;
@@ -765,36 +853,6 @@ export interface components {
             url: string;
             createdAt: string;
         };
-        EmbedConfig: {
-            brandTitle: string;
-            brandIconUrl: string;
-            brandAccentColor: string;
-            enabled: boolean;
-            downloadsEnabled: boolean;
-            assetPickerEnabled: boolean;
-            smartResizeEnabled: boolean;
-            multiTenant: boolean;
-            sessionTtlSeconds: number;
-            /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
-            mintRequiresApiKey: boolean;
-            id: string;
-            workspaceId: string;
-            createdAt: string;
-            updatedAt: string;
-        };
-        PublicEmbedInfo: {
-            enabled: boolean;
-            brandTitle: string;
-            brandIconUrl: string;
-            brandAccentColor: string;
-            downloadsEnabled: boolean;
-            assetPickerEnabled: boolean;
-            smartResizeEnabled: boolean;
-        };
-        EmbedSession: {
-            token: string;
-            expiresAt: string;
-        };
         RenderResult: {
             id: string;
             templateId: string;
@@ -834,6 +892,65 @@ export interface components {
                 code: string;
                 details?: unknown;
             };
+        };
+        Batch: {
+            id: string;
+            templateId: string;
+            format: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "cancelled";
+            total: number;
+            progress: {
+                done: number;
+                failed: number;
+                pending: number;
+            };
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description The manifest: every row with its file URL or its error */
+            rows: {
+                /** @description 1 for the first row (in CSV: the line after the header) */
+                row: number;
+                /** @enum {string} */
+                status: "pending" | "done" | "failed";
+                renderId: string | null;
+                /** @description The file of a done row (null once retention removed it) */
+                url?: string | null;
+                /** @description Instead of `url`: one file per page, when a raster render of several pages made several */
+                urls?: (string | null)[];
+                /** @description `{code, details}` of a failed row */
+                error?: unknown;
+            }[];
+        };
+        EmbedConfig: {
+            brandTitle: string;
+            brandIconUrl: string;
+            brandAccentColor: string;
+            enabled: boolean;
+            downloadsEnabled: boolean;
+            assetPickerEnabled: boolean;
+            smartResizeEnabled: boolean;
+            multiTenant: boolean;
+            sessionTtlSeconds: number;
+            /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
+            mintRequiresApiKey: boolean;
+            id: string;
+            workspaceId: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        PublicEmbedInfo: {
+            enabled: boolean;
+            brandTitle: string;
+            brandIconUrl: string;
+            brandAccentColor: string;
+            downloadsEnabled: boolean;
+            assetPickerEnabled: boolean;
+            smartResizeEnabled: boolean;
+        };
+        EmbedSession: {
+            token: string;
+            expiresAt: string;
         };
         Template: {
             id: string;
@@ -912,7 +1029,7 @@ export interface components {
             id: string;
             workspaceId: string;
             url: string;
-            events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
             createdAt: string;
             updatedAt: string;
         };
@@ -920,7 +1037,7 @@ export interface components {
             id: string;
             workspaceId: string;
             url: string;
-            events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
             createdAt: string;
             updatedAt: string;
             /** @description `whsec_…`: the signing secret, shown in this response only */
@@ -2126,6 +2243,379 @@ export interface operations {
             };
             /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default png
+                     * @enum {string}
+                     */
+                    format?: "png" | "jpeg" | "pdf";
+                    scale?: number;
+                    quality?: number;
+                    pageId?: string;
+                    /** @description Every page: one file per page (png, jpeg) or one PDF */
+                    allPages?: boolean;
+                    rows: {
+                        [key: string]: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBatchFromCsv: {
+        parameters: {
+            query?: {
+                format?: "png" | "jpeg" | "pdf";
+                scale?: number;
+                quality?: number;
+                pageId?: string;
+                /** @description Every page, as in the JSON form */
+                allPages?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadBatchZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4285,7 +4775,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
                     url: string;
                     /** @description The event types to receive */
-                    events: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
+                    events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
                 };
             };
         };
@@ -4466,7 +4956,7 @@ export interface operations {
                     /** @description Where events are POSTed: https, on a public address (see PLATEN_ALLOW_PRIVATE_URLS) */
                     url?: string;
                     /** @description The event types to receive */
-                    events?: ("template.create" | "template.update" | "render.completed" | "render.failed")[];
+                    events?: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
                 };
             };
         };

@@ -1,0 +1,261 @@
+/**
+ * Bulk renders: one template, many rows of variables, each row a background render with the render
+ * route's rules (a credit per file, identical rows free). The whole batch is priced before anything
+ * is accepted: one that cannot be paid in full is refused with 402 and charges nothing. A bad row
+ * fails that row, not the batch. The batch completes (and fires `batch.completed`) once no row is
+ * pending; a cancel refunds the rows it charged that have not rendered yet.
+ */
+import type { Transaction } from 'kysely';
+import type { Principal } from '../auth/index.ts';
+import { AppError, validationFailed } from '../core/errors.ts';
+import type { CreditService } from '../credits/service.ts';
+import { fromZodIssues, referencedVariables } from '../design/index.ts';
+import {
+  atBase,
+  type BackgroundRenders,
+  type RenderResult,
+  type RenderService,
+  renderRequestSchema,
+} from '../renders/index.ts';
+import type { BatchRecord, BatchRowState } from '../store/batches.ts';
+import type { Store } from '../store/index.ts';
+import type { Database } from '../store/schema.ts';
+import type { TemplateService } from '../templates/index.ts';
+import { rowsFromCsv } from './csv.ts';
+
+export const MAX_ROWS = 1000;
+
+export interface BatchInput {
+  format: 'png' | 'jpeg' | 'pdf';
+  rows: Array<Record<string, string>>;
+  scale?: number;
+  quality?: number;
+  pageId?: string;
+  allPages?: boolean;
+}
+
+export interface BatchView {
+  id: string;
+  templateId: string;
+  format: string;
+  status: BatchRecord['status'];
+  total: number;
+  progress: { done: number; failed: number; pending: number };
+  createdAt: string;
+  finishedAt: string | null;
+  rows: Array<{
+    row: number;
+    status: BatchRowState['status'];
+    renderId: string | null;
+    url?: string | null;
+    urls?: Array<string | null>;
+    error?: unknown;
+  }>;
+}
+
+export type BatchEventSink = (trx: Transaction<Database>, batch: Omit<BatchView, 'rows'>) => Promise<void>;
+
+export class BatchService {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      renders: RenderService;
+      background: BackgroundRenders;
+      credits: CreditService;
+      templates: TemplateService;
+      baseUrl: string;
+      events?: BatchEventSink;
+    },
+  ) {}
+
+  async create(principal: Principal, templateId: string, input: BatchInput): Promise<BatchView> {
+    if (input.rows.length === 0 || input.rows.length > MAX_ROWS)
+      throw validationFailed([{ path: 'rows', message: `between 1 and ${MAX_ROWS} rows` }]);
+    const { renders, credits, store, background } = this.deps;
+    const requests = input.rows.map((modifications) =>
+      renderRequestSchema.safeParse({
+        format: input.format,
+        modifications,
+        ...(input.scale !== undefined ? { scale: input.scale } : {}),
+        ...(input.quality !== undefined ? { quality: input.quality } : {}),
+        ...(input.pageId !== undefined ? { pageId: input.pageId } : {}),
+        ...(input.allPages !== undefined ? { allPages: input.allPages } : {}),
+      }),
+    );
+    // The price first: each new identity once; identical earlier renders and repeated rows are free.
+    // A row that cannot be planned (a bad value, an unknown page) fails alone.
+    const identities = new Set<string>();
+    const rowErrors = new Map<number, { code: string; details: unknown }>();
+    let price = 0;
+    for (const [index, request] of requests.entries()) {
+      if (!request.success) {
+        rowErrors.set(index, { code: 'VALIDATION_FAILED', details: fromZodIssues(request.error.issues) });
+        continue;
+      }
+      const prepared = await renders.prepare(principal, templateId, request.data).catch((error: unknown) => {
+        // The template itself (missing, another workspace's) fails the batch, as for one render.
+        if (
+          !(error instanceof AppError) ||
+          (['NOT_FOUND', 'WORKSPACE_MISMATCH', 'FORBIDDEN'].includes(error.code) && index === 0)
+        )
+          throw error;
+        rowErrors.set(index, { code: error.code, details: error.details ?? null });
+        return null;
+      });
+      if (!prepared || prepared.kind === 'identical' || identities.has(prepared.plan.identity)) continue;
+      identities.add(prepared.plan.identity);
+      price += prepared.plan.fileCount;
+    }
+    const balance = await credits.balance(principal.workspaceId);
+    if (balance < price)
+      throw new AppError('INSUFFICIENT_CREDITS', 'The workspace cannot pay for the whole batch.', {
+        required: price,
+        balance,
+      });
+    const batch = await store.batches.create({
+      workspaceId: principal.workspaceId,
+      templateId,
+      format: input.format,
+      total: requests.length,
+    });
+    for (const [index, request] of requests.entries()) {
+      const row = index + 1;
+      const failed = rowErrors.get(index);
+      if (failed || !request.success) {
+        await store.batches.setRow(batch.id, row, {
+          error: failed ?? { code: 'VALIDATION_FAILED', details: null },
+        });
+        continue;
+      }
+      try {
+        const accepted = await background.accept(principal, templateId, request.data);
+        await store.batches.setRow(batch.id, row, {
+          renderId: accepted.id,
+          charged: (accepted.credits?.charged ?? 0) > 0,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await store.batches.setRow(batch.id, row, {
+          error: { code: error.code, details: error.details ?? null },
+        });
+      }
+    }
+    await this.settle(batch.id);
+    return this.get(principal, batch.id);
+  }
+
+  /** A batch from CSV: the header names variables of the template; see csv.ts for what is refused. */
+  async createFromCsv(
+    principal: Principal,
+    templateId: string,
+    csv: string,
+    options: Omit<BatchInput, 'rows'>,
+  ): Promise<BatchView> {
+    const template = await this.deps.templates.get(principal, templateId);
+    const known = new Set([
+      ...referencedVariables(template.document),
+      ...Object.keys(template.document.variables ?? {}),
+    ]);
+    return this.create(principal, templateId, { ...options, rows: rowsFromCsv(csv, known, MAX_ROWS) });
+  }
+
+  async get(principal: Principal, batchId: string): Promise<BatchView> {
+    const batch = await this.owned(principal, batchId);
+    return this.view(batch, await this.deps.store.batches.rows(batch.id));
+  }
+
+  /** Cancels a running batch: rows it charged that have not rendered are refunded. */
+  async cancel(principal: Principal, batchId: string): Promise<BatchView> {
+    const batch = await this.owned(principal, batchId);
+    const { store, credits } = this.deps;
+    if (batch.status !== 'running') throw new AppError('CONFLICT', `The batch is ${batch.status}.`);
+    for (const renderId of await store.batches.ownPendingRenders(batch.id))
+      await credits.refund(renderId, { code: 'CANCELLED', details: null }, 'refund: batch cancelled');
+    // Read before the transaction: on SQLite it holds the one connection, a read outside it would wait.
+    const rows = await store.batches.rows(batch.id);
+    const summary = this.summary(
+      { ...batch, status: 'cancelled', finishedAt: new Date().toISOString() },
+      rows,
+    );
+    const moved = await store.batches.cancel(batch.id, async (trx) => {
+      await this.deps.events?.(trx, summary);
+    });
+    if (!moved) throw new AppError('CONFLICT', 'The batch is no longer running.');
+    return this.get(principal, batch.id);
+  }
+
+  /** Completes the batches a finished render belongs to, when it was their last pending row. */
+  async renderFinished(renderId: string): Promise<void> {
+    for (const batchId of await this.deps.store.batches.ofRender(renderId)) await this.settle(batchId);
+  }
+
+  /** The sweep for completions a crash interrupted: running batches with no pending row. */
+  async sweep(): Promise<void> {
+    for (const batchId of await this.deps.store.batches.running(100)) await this.settle(batchId);
+  }
+
+  private async settle(batchId: string): Promise<void> {
+    const { store } = this.deps;
+    const batch = await store.batches.get(batchId);
+    if (batch?.status !== 'running') return;
+    // Read before the transaction (one connection on SQLite): when the batch completes, no row moves.
+    const rows = await store.batches.rows(batchId);
+    if (rows.length < batch.total || rows.some((row) => row.status === 'pending')) return;
+    const summary = this.summary(
+      { ...batch, status: 'completed', finishedAt: new Date().toISOString() },
+      rows,
+    );
+    await store.batches.completeIfDone(batchId, async (trx) => {
+      await this.deps.events?.(trx, summary);
+    });
+  }
+
+  private async owned(principal: Principal, batchId: string): Promise<BatchRecord> {
+    const batch = await this.deps.store.batches.get(batchId);
+    if (!batch) throw new AppError('NOT_FOUND', 'The batch was not found.');
+    if (batch.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    return batch;
+  }
+
+  private summary(batch: BatchRecord, rows: BatchRowState[]): Omit<BatchView, 'rows'> {
+    const count = (status: BatchRowState['status']) => rows.filter((r) => r.status === status).length;
+    return {
+      id: batch.id,
+      templateId: batch.templateId,
+      format: batch.format,
+      status: batch.status,
+      total: batch.total,
+      progress: {
+        done: count('done'),
+        failed: count('failed'),
+        pending: batch.total - count('done') - count('failed'),
+      },
+      createdAt: batch.createdAt,
+      finishedAt: batch.finishedAt,
+    };
+  }
+
+  /** A done row's file: `url`, or `urls` (page order) when a raster render made one file per page. */
+  private filesOf(result: unknown): { url: string | null } | { urls: Array<string | null> } {
+    const stored = result as RenderResult | { pages: RenderResult[] };
+    if ('pages' in stored) return { urls: stored.pages.map((page) => this.urlOf(page)) };
+    return { url: this.urlOf(stored) };
+  }
+
+  private urlOf(result: RenderResult): string | null {
+    return atBase(result, this.deps.baseUrl).url ?? null;
+  }
+
+  private view(batch: BatchRecord, rows: BatchRowState[]): BatchView {
+    return {
+      ...this.summary(batch, rows),
+      rows: rows.map((r) => ({
+        row: r.row,
+        status: r.status,
+        renderId: r.renderId,
+        ...(r.status === 'done' && r.result ? this.filesOf(r.result) : {}),
+        ...(r.status === 'failed' ? { error: r.error } : {}),
+      })),
+    };
+  }
+}
