@@ -14,6 +14,7 @@ import { simpleDocument } from './fixtures/samples.ts';
 import { accessTokenFor, type Person, PersonPlayingProvider, rawMcp } from './harness/mcp.ts';
 import { createUser } from './harness/oauth.ts';
 import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+import { eventually } from './harness/webhooks.ts';
 
 let server: TestServer;
 let workspace: { workspaceId: string; key: string };
@@ -79,10 +80,13 @@ describe('the MCP server through the SDK client', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         'create_template',
+        'get_batch',
+        'get_render',
         'get_template',
         'get_workspace',
         'list_assets',
         'list_templates',
+        'render_batch',
         'render_template',
         'update_template',
       ].sort(),
@@ -141,6 +145,43 @@ describe('the MCP server through the SDK client', () => {
     expect([textOf(pdf).format, pdf.content.length]).toEqual(['pdf', 1]);
     const ws = textOf((await client.callTool({ name: 'get_workspace', arguments: {} })) as ToolResult);
     expect(ws).toMatchObject({ id: workspace.workspaceId, creditBalance: 8 });
+  });
+
+  it('renders in the background and in batches, with the API credits, and follows both', async () => {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+    const accepted = textOf(
+      await call('render_template', { templateId, modifications: { name: 'Cy' }, async: true }),
+    );
+    expect(accepted).toMatchObject({ status: 'pending', credits: { charged: 1, balanceAfter: 7 } });
+    await eventually(async () => textOf(await call('get_render', { renderId: accepted.id })).url, 15_000);
+    expect(textOf(await call('get_render', { renderId: accepted.id }))).toMatchObject({
+      id: accepted.id,
+      format: 'png',
+      credits: { charged: 0 },
+    });
+
+    // 'Ada' was rendered before (free), 'Bo' twice (one credit), and a value over the limits fails alone.
+    const rows = [{ name: 'Ada' }, { name: 'Bo' }, { name: 'Bo' }, { name: 'x'.repeat(10_001) }];
+    const batch = textOf(await call('render_batch', { templateId, rows }));
+    expect(batch).toMatchObject({ status: 'running', total: 4 });
+    let seen: { status?: string; progress?: unknown; rows?: Array<{ status: string; url?: string }> } = {};
+    await eventually(async () => {
+      seen = textOf(await call('get_batch', { batchId: batch.id }));
+      return seen.status === 'completed';
+    }, 15_000);
+    expect(seen.progress).toEqual({ done: 3, failed: 1, pending: 0 });
+    expect(seen.rows?.[1]?.url).toMatch(/\/files\/renders\//);
+
+    const tooDear = await call('render_batch', {
+      templateId,
+      rows: Array.from({ length: 7 }, (_, i) => ({ name: `n${i}` })),
+    });
+    expect([tooDear.isError, textOf(tooDear).error.code]).toEqual([true, 'INSUFFICIENT_CREDITS']);
+    const stranger = await call('get_render', { renderId: 'rnd_doesnotexist00000000' });
+    expect(textOf(stranger).error.code).toBe('NOT_FOUND');
+    const ws = textOf(await call('get_workspace', {}));
+    expect(ws.creditBalance).toBe(6);
   });
 
   it("answers bad arguments and unknown ids with the API's codes as tool errors", async () => {

@@ -86,7 +86,6 @@ beforeAll(async () => {
   await admin(server.base, 'DELETE', `/api-keys/${revoked.id}`);
   await createOwnerResources();
 });
-afterAll(() => server.close());
 
 /** A template, an asset and a render of the owner's, addressed by the routes' `:id`. */
 async function createOwnerResources(): Promise<void> {

@@ -6,8 +6,9 @@
 import type { Feature } from '../http/context.ts';
 import { type McpRouteDeps, mcpRoutes } from './routes.ts';
 
+export { MAX_INLINE_IMAGE_BYTES } from './render-tools.ts';
 export type { McpRouteDeps } from './routes.ts';
-export { MAX_INLINE_IMAGE_BYTES, TOOLS } from './tools.ts';
+export { TOOLS } from './tools.ts';
 
 export function mcpFeature(deps: McpRouteDeps): Feature {
   return {

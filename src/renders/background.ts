@@ -14,7 +14,7 @@ import type { Store } from '../store/index.ts';
 import type { QueuedRender } from '../store/render-queue.ts';
 import type { RenderRecord } from '../store/renders.ts';
 import { atBase } from './results.ts';
-import type { RenderJobView, RenderRequest, RenderResponse } from './schemas.ts';
+import type { RenderJobView, RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
 import type { Plan } from './selection.ts';
 import type { RenderOutcomeSink, RenderService } from './service.ts';
 
@@ -109,6 +109,19 @@ export class BackgroundRenders {
       .execute(principal, job.plan, queued.id, balanceAfter, queued.createdAt, this.deps.outcome?.(facts))
       .catch(() => {});
     await this.deps.finished?.(queued.id);
+  }
+
+  /**
+   * `GET /v1/renders/{id}` for every entry point: the result as first answered (free), or, for a
+   * background render with no file yet, its state (pending, or failed with its error).
+   */
+  async lookup(principal: Principal, renderId: string): Promise<RenderResult | RenderJobView> {
+    try {
+      return await this.deps.service.get(principal, renderId);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+      return this.status(principal, renderId);
+    }
   }
 
   /** A render's state by its id, for the principal's workspace (pending, failed, or done). */

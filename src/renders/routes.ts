@@ -119,16 +119,7 @@ export function renderRoutes(
           errors: [403, 404],
         }),
       },
-      async (request) => {
-        const principal = requirePrincipal(request.principal);
-        try {
-          return await service.get(principal, request.params.id);
-        } catch (error) {
-          // No file for that id: a background render's own id, still pending or failed.
-          if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
-          return background.status(principal, request.params.id);
-        }
-      },
+      async (request) => background.lookup(requirePrincipal(request.principal), request.params.id),
     );
   };
 }
