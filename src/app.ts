@@ -15,6 +15,7 @@ import {
 import { batchesFeature } from './batches/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
+import type { Feature } from './http/context.ts';
 import { buildKernel, type Kernel, type RequestTracer } from './http/kernel.ts';
 import { mcpFeature } from './mcp/index.ts';
 import { oauthFeature } from './oauth/index.ts';
@@ -30,14 +31,10 @@ import { webhooksFeature } from './webhooks/index.ts';
 export function buildApp(
   services: Services,
   logger: Logger,
-  options: { tracer?: RequestTracer } = {},
+  options: { tracer?: RequestTracer; workerOnly?: boolean } = {},
 ): Promise<Kernel> {
   const { config, store, files } = services;
-  // RFC 9728: where an MCP client learns which authorization server protects /v1/mcp.
-  const mcpChallenge = {
-    resource: services.oauth.settings.resource,
-    resourceMetadataUrl: services.oauth.settings.resourceMetadataUrl,
-  };
+  const mcpChallenge = mcpChallengeOf(services);
   return buildKernel({
     logger,
     baseUrl: config.baseUrl,
@@ -52,24 +49,39 @@ export function buildApp(
     readiness: { database: () => store.ping(), files: () => files.ready() },
     onResponse: (observation) => services.metrics.observeRequest(observation),
     tracer: options.tracer,
-    features: [
-      fileServingFeature(files),
-      templatesFeature(services.templates),
-      assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
-      rendersFeature(services.renders, services.background, services.limiter),
-      renderUrlsFeature(services.renderUrls, services.limiter),
-      batchesFeature(services.batches, files, services.limiter),
-      embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
-      operatorFeature(services),
-      urlSecretsFeature(services.renderUrls),
-      metricsFeature(services.metrics),
-      embedConfigFeature(services.embeds),
-      webhooksFeature(services),
-      usersFeature(services.people),
-      signInFeature(services.people, config.baseUrl),
-      oauthFeature(services.oauth, services.people),
-      mcpFeature({ ...services, baseUrl: config.baseUrl, challenge: mcpChallenge, logger }),
-      studioFeature(),
-    ],
+    features: options.workerOnly ? [metricsFeature(services.metrics)] : allFeatures(services, logger),
   });
+}
+
+/** RFC 9728: where an MCP client learns which authorization server protects /v1/mcp. */
+function mcpChallengeOf(services: Services) {
+  return {
+    resource: services.oauth.settings.resource,
+    resourceMetadataUrl: services.oauth.settings.resourceMetadataUrl,
+  };
+}
+
+/** Every feature an API instance serves. */
+function allFeatures(services: Services, logger: Logger): Feature[] {
+  const { config, files } = services;
+  const mcpChallenge = mcpChallengeOf(services);
+  return [
+    fileServingFeature(files),
+    templatesFeature(services.templates),
+    assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
+    rendersFeature(services.renders, services.background, services.limiter),
+    renderUrlsFeature(services.renderUrls, services.limiter),
+    batchesFeature(services.batches, files, services.limiter),
+    embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
+    operatorFeature(services),
+    urlSecretsFeature(services.renderUrls),
+    metricsFeature(services.metrics),
+    embedConfigFeature(services.embeds),
+    webhooksFeature(services),
+    usersFeature(services.people),
+    signInFeature(services.people, config.baseUrl),
+    oauthFeature(services.oauth, services.people),
+    mcpFeature({ ...services, baseUrl: config.baseUrl, challenge: mcpChallenge, logger }),
+    studioFeature(),
+  ];
 }

@@ -40,17 +40,23 @@ async function main(): Promise<void> {
 
   const tracing = startTracing({ instanceId: services.instanceId });
   if (tracing) logger.info('OpenTelemetry traces are exported over OTLP/HTTP');
-  const { app } = await buildApp(services, logger, { tracer: tracing?.requests });
+  // A render worker (PLATEN_ROLE=worker) serves only health and metrics, and runs background renders.
+  const serving = config.PLATEN_ROLE !== 'worker';
+  const { app } = await buildApp(services, logger, { tracer: tracing?.requests, workerOnly: !serving });
   await app.listen({ port: config.PORT, host: config.PLATEN_HOST });
   // Only a process that serves sweeps: a failed start must not touch other instances' renders.
-  await services.maintenance.start();
-  await services.webhookDispatcher.start();
+  if (serving) {
+    await services.maintenance.start();
+    await services.webhookDispatcher.start();
+  }
   await services.renderQueue.start();
   const stopUpkeep = startPeriodic(
-    [
-      { name: 'expired OAuth grants', run: () => services.oauth.sweep() },
-      { name: 'expired sign-in sessions', run: () => services.people.sweep() },
-    ],
+    serving
+      ? [
+          { name: 'expired OAuth grants', run: () => services.oauth.sweep() },
+          { name: 'expired sign-in sessions', run: () => services.people.sweep() },
+        ]
+      : [],
     60 * 60 * 1000,
     logger,
   );
@@ -58,16 +64,23 @@ async function main(): Promise<void> {
   // batches whose completion a stop interrupted.
   const stopThumbnailCatchUp = startPeriodic(
     [
-      { name: 'thumbnails never rendered', run: () => services.thumbnails.catchUp() },
+      ...(serving ? [{ name: 'thumbnails never rendered', run: () => services.thumbnails.catchUp() }] : []),
       { name: 'batches to complete', run: () => services.batches.sweep() },
     ],
     30_000,
     logger,
   );
-  const { store, files, instanceId } = services;
+  const { store, files, instanceId, renderQueue } = services;
   logger.info(
-    { baseUrl: config.baseUrl, database: store.handle.dialect, files: files.kind, instanceId },
-    'Platen is listening',
+    {
+      baseUrl: config.baseUrl,
+      database: store.handle.dialect,
+      files: files.kind,
+      queue: renderQueue.kind,
+      role: config.PLATEN_ROLE,
+      instanceId,
+    },
+    serving ? 'Platen is listening' : 'Platen render worker is running',
   );
 
   let closing = false;

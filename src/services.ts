@@ -22,9 +22,10 @@ import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
 import { RenderUrlService } from './render-urls/index.ts';
 import {
   BackgroundRenders,
+  createRenderQueue,
   JobInputLoader,
   RenderMaintenance,
-  RenderQueueWorker,
+  type RenderQueue,
   RenderService,
 } from './renders/index.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -63,7 +64,7 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   background: BackgroundRenders;
   batches: BatchService;
-  renderQueue: RenderQueueWorker;
+  renderQueue: RenderQueue;
   people: PeopleService;
   oauth: OAuthService;
   /** This instance's Prometheus metrics (`/metrics`). */
@@ -139,7 +140,7 @@ export async function createServices(
     instanceId,
     baseUrl: config.baseUrl,
     outcome: renderEventSink(store),
-    wake: () => renderQueue.wake(),
+    enqueue: (renderId) => renderQueue.enqueue(renderId),
     finished: (renderId) => batches.renderFinished(renderId),
   });
   const batches: BatchService = new BatchService({
@@ -151,14 +152,11 @@ export async function createServices(
     baseUrl: config.baseUrl,
     events: batchEventSink(store),
   });
-  const renderQueue = new RenderQueueWorker({
+  const renderQueue = await createRenderQueue(config, {
     store,
     run: (render) => background.run(render),
     instanceId,
     logger,
-    singleInstance: store.handle.dialect === 'sqlite',
-    concurrency: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
-    leaseMs: config.PLATEN_RENDER_TIMEOUT_MS * 2 + 30_000,
   });
   // Never charged; one at a time, and none started while paid renders wait for a process.
   const thumbnails = new ThumbnailService({

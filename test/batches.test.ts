@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../src/webhooks/testing/receiver.ts';
 import { simpleDocument } from './fixtures/samples.ts';
-import { backends } from './harness/backends.ts';
+import { queues } from './harness/backends.ts';
 import {
   admin,
   bearer,
@@ -18,13 +18,13 @@ import {
 } from './harness/server.ts';
 import { eventually } from './harness/webhooks.ts';
 
-for (const backend of backends) {
+for (const backend of queues) {
   describe.skipIf(backend.skip)(
     `batches on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`,
     () => {
       let server: TestServer;
       beforeAll(async () => {
-        server = await startTestServer(backend.name);
+        server = await startTestServer(backend.backend, backend.env);
       });
       afterAll(() => server.close());
 

@@ -107,6 +107,9 @@ describe('compose.yaml', () => {
     expect(Number.parseInt(platen.stop_grace_period, 10) * 1000).toBeGreaterThan(
       config.PLATEN_SHUTDOWN_GRACE_MS,
     );
+    // The worker runs `platen worker` (copied into the image) on the very same configuration.
+    expect(compose.services.worker.command).toEqual(['node', 'bin/platen.js', 'worker']);
+    expect(compose.services.worker.environment).toEqual(platen.environment);
     // The bucket the job creates is the one Platen uses.
     expect(compose.services.bucket.entrypoint.join(' ')).toContain(`local/${config.s3?.bucket}`);
   });
@@ -137,8 +140,30 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
       expect(() => new Model(doc).validate(), `${doc.kind} ${doc.metadata?.name}`).not.toThrow();
     }
     expect(resources.map((doc) => doc.kind).sort()).toEqual(
-      ['ConfigMap', 'Deployment', 'Namespace', 'PodDisruptionBudget', 'Service'].sort(),
+      ['ConfigMap', 'Deployment', 'Deployment', 'Namespace', 'PodDisruptionBudget', 'Service'].sort(),
     );
+  });
+
+  it('runs the API with PLATEN_ROLE=api and render workers with `platen worker` on the same config', () => {
+    const [api, worker] = resources.filter((doc) => doc.kind === 'Deployment') as unknown as Array<{
+      metadata: { name: string };
+      spec: { template: { spec: { containers: Array<Record<string, unknown>> } } };
+    }>;
+    if (!api || !worker) throw new Error('two Deployments expected');
+    const apiContainer = api.spec.template.spec.containers[0] as {
+      env: Array<{ name: string; value: string }>;
+      envFrom: unknown;
+    };
+    expect(apiContainer.env).toContainEqual({ name: 'PLATEN_ROLE', value: 'api' });
+    const workerContainer = worker.spec.template.spec.containers[0] as { args: string[]; envFrom: unknown };
+    expect(worker.metadata.name).toBe('platen-worker');
+    expect(workerContainer.args).toEqual(['node', 'bin/platen.js', 'worker']);
+    expect(workerContainer.envFrom).toEqual(apiContainer.envFrom);
+    const configMap = byKind('ConfigMap') as { data: Record<string, string> };
+    const [secret] = documents('secret.example.yaml') as { stringData: Record<string, string> }[];
+    const env = { ...configMap.data, ...secret?.stringData };
+    // Workers and API-only instances share one queue, which needs Redis and PostgreSQL.
+    expect(loadConfig({ ...env, PLATEN_ROLE: 'worker' }).queue).toBe('bullmq');
   });
 
   it('runs the pod as the image expects: config and secret names, probes, non-root, grace', () => {

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../src/webhooks/testing/receiver.ts';
 import { simpleDocument } from './fixtures/samples.ts';
-import { backends } from './harness/backends.ts';
+import { queues } from './harness/backends.ts';
 import { startService } from './harness/process.ts';
 import {
   ADMIN_TOKEN,
@@ -39,13 +39,13 @@ const withImage = (src: string) => {
   return document;
 };
 
-for (const backend of backends) {
+for (const backend of queues) {
   describe.skipIf(backend.skip)(
     `background renders on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`,
     () => {
       let server: TestServer;
       beforeAll(async () => {
-        server = await startTestServer(backend.name);
+        server = await startTestServer(backend.backend, backend.env);
       });
       afterAll(() => server.close());
 

@@ -1,12 +1,13 @@
 /**
- * `platen` subcommands: `serve` starts the service, `admin` wraps the operator API over HTTP,
- * `render` draws a design document locally without a server, `sign-url` prints a signed render URL,
- * `backup` and `restore` copy a whole deployment to a folder and back.
+ * `platen` subcommands: `serve` starts the service, `worker` a render worker, `admin` wraps the
+ * operator API over HTTP, `render` draws a design document locally without a server, `sign-url`
+ * prints a signed render URL, `backup` and `restore` copy a whole deployment to a folder and back.
  */
 import { runAdminCommand } from './admin-command.ts';
 
 const usage = `Usage:
   platen serve                         start the service (same as npm start)
+  platen worker                        start a render worker: background renders only (PLATEN_ROLE=worker)
   platen admin <resource> <action> …   operator API (see platen admin help)
   platen render <document.json> [--var name=value] [--format png|jpeg|pdf] [--out file]
   platen sign-url --template ID [--var name=value] [--format png|jpeg|pdf] [--expires-in S]
@@ -18,6 +19,10 @@ async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
+      await import('../main.ts');
+      return -1;
+    case 'worker':
+      process.env.PLATEN_ROLE = 'worker';
       await import('../main.ts');
       return -1;
     case 'admin':

@@ -66,6 +66,18 @@ describe('configuration', () => {
     }
   });
 
+  it('queues on BullMQ when Redis is configured, and gives roles only to a shared database', () => {
+    expect(loadConfig({}).queue).toBe('database');
+    expect(loadConfig({ PLATEN_REDIS_URL: 'redis://r:6379' }).queue).toBe('bullmq');
+    expect(loadConfig({ PLATEN_REDIS_URL: 'redis://r:6379', PLATEN_QUEUE: 'database' }).queue).toBe(
+      'database',
+    );
+    expect(() => loadConfig({ PLATEN_QUEUE: 'bullmq' })).toThrow(/PLATEN_QUEUE/);
+    expect(() => loadConfig({ PLATEN_ROLE: 'worker' })).toThrow(/PLATEN_ROLE/);
+    expect(() => loadConfig({ PLATEN_ROLE: 'boss' })).toThrow(/PLATEN_ROLE/);
+    expect(loadConfig({ PLATEN_ROLE: 'api', DATABASE_URL: 'postgres://db/p' }).PLATEN_ROLE).toBe('api');
+  });
+
   it('takes a webhook lease that outlives the attempt time limit', () => {
     expect(loadConfig({ PLATEN_WEBHOOK_LEASE_MS: '11000' }).PLATEN_WEBHOOK_LEASE_MS).toBe(11_000);
     const short = { PLATEN_WEBHOOK_TIMEOUT_MS: '2000', PLATEN_WEBHOOK_LEASE_MS: '3000' };

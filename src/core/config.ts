@@ -43,6 +43,10 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
   PLATEN_RENDER_WORKERS: positiveInt.optional(),
+  // What this instance runs (docs/operations.md): everything, only the API, or only background renders.
+  PLATEN_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  // Where background renders wait: BullMQ over PLATEN_REDIS_URL when it is set, else the database.
+  PLATEN_QUEUE: z.enum(['database', 'bullmq']).optional(),
   PLATEN_RENDER_QUEUE: positiveInt.default(256),
   PLATEN_RENDER_TIMEOUT_MS: positiveInt.default(30_000),
   PLATEN_RENDER_RECYCLE_RSS_MB: positiveInt.default(600),
@@ -90,6 +94,8 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   baseUrl: string;
+  /** PLATEN_QUEUE as decided: given, or from whether Redis is configured. */
+  queue: 'database' | 'bullmq';
   dataDir: string;
   s3: null | {
     bucket: string;
@@ -131,6 +137,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PLATEN_WEBHOOK_LEASE_MS: must be at least PLATEN_WEBHOOK_TIMEOUT_MS + ${WEBHOOK_LEASE_MARGIN_MS} (${e.PLATEN_WEBHOOK_TIMEOUT_MS + WEBHOOK_LEASE_MARGIN_MS})`,
     ]);
   }
+  if (e.PLATEN_ROLE !== 'all' && !e.DATABASE_URL)
+    throw new ConfigError([
+      `PLATEN_ROLE: ${e.PLATEN_ROLE} needs DATABASE_URL (the embedded database belongs to one process)`,
+    ]);
+  if (e.PLATEN_QUEUE === 'bullmq' && !e.PLATEN_REDIS_URL)
+    throw new ConfigError(['PLATEN_QUEUE: bullmq needs PLATEN_REDIS_URL']);
+  const queue = e.PLATEN_QUEUE ?? (e.PLATEN_REDIS_URL ? 'bullmq' : 'database');
   const baseUrl = (e.PLATEN_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const s3 = e.PLATEN_S3_BUCKET
     ? {
@@ -143,5 +156,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         prefix: e.PLATEN_S3_PREFIX,
       }
     : null;
-  return { ...e, baseUrl, dataDir: resolve(e.PLATEN_DATA_DIR), s3 };
+  return { ...e, baseUrl, dataDir: resolve(e.PLATEN_DATA_DIR), s3, queue };
 }

@@ -39,8 +39,8 @@ export interface BackgroundRendersDeps {
   baseUrl: string;
   /** Where a background render's outcome goes (its webhook events), inside the recording transaction. */
   outcome?: (render: BackgroundRenderFacts) => RenderOutcomeSink;
-  /** Tells the queue worker there is work (the worker polls too). */
-  wake?: () => void;
+  /** Queues an accepted (charged, stored) render to run (queue.ts). */
+  enqueue?: (renderId: string) => void;
   /** After a background render finished either way (a batch may be complete now). */
   finished?: (renderId: string) => Promise<void>;
 }
@@ -78,7 +78,7 @@ export class BackgroundRenders {
         charged: 0,
         balanceAfter: await credits.balance(principal.workspaceId),
       });
-    this.deps.wake?.();
+    this.deps.enqueue?.(outcome.renderId);
     return {
       id: outcome.renderId,
       status: 'pending',

@@ -9,8 +9,11 @@ import { renderRoutes, rendersTag } from './routes.ts';
 import type { RenderService } from './service.ts';
 
 export { BackgroundRenders } from './background.ts';
+export { BullRenderQueue } from './bullmq-queue.ts';
+export { createRenderQueue } from './create-queue.ts';
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
+export { consumes, type QueueRole, type RenderQueue } from './queue.ts';
 export { RenderQueueWorker } from './queue-worker.ts';
 export { atBase, fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';

@@ -1,7 +1,8 @@
 /**
- * Runs background renders from the queue in the database (store/render-queue.ts), in every serving
- * instance: up to `concurrency` at once, each under a lease longer than a render may take. Woken
- * when a render is accepted here, and polling for those accepted elsewhere or left by a dead
+ * Runs background renders from the queue in the database (store/render-queue.ts), in every instance
+ * that consumes (not PLATEN_ROLE=api): up to `concurrency` at once, each under a lease longer than
+ * a render may take. Woken when a render is accepted here, and polling for those accepted elsewhere
+ * (an API-only instance, another instance) or left by a dead
  * instance. On SQLite (one process) leases left at start are released at once; on PostgreSQL a dead
  * instance's renders are taken again when their lease ends. Execution is at least once; recording
  * checks the render is still pending, so it is recorded, and charged, once.
@@ -9,6 +10,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/index.ts';
 import type { QueuedRender } from '../store/render-queue.ts';
+import type { RenderQueue } from './queue.ts';
 
 export interface QueueWorkerOptions {
   store: Store;
@@ -16,13 +18,16 @@ export interface QueueWorkerOptions {
   instanceId: string;
   logger: Logger;
   singleInstance: boolean;
+  /** False on an API-only instance (PLATEN_ROLE=api): dedicated workers poll the table instead. */
+  consume?: boolean;
   concurrency: number;
   /** How long a claimed render stays this instance's (well above the render time limit). */
   leaseMs: number;
   pollMs?: number;
 }
 
-export class RenderQueueWorker {
+export class RenderQueueWorker implements RenderQueue {
+  readonly kind = 'database';
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private claiming: Promise<void> | null = null;
@@ -32,7 +37,7 @@ export class RenderQueueWorker {
   constructor(private readonly options: QueueWorkerOptions) {}
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.running || this.options.consume === false) return;
     if (this.options.singleInstance) {
       const released = await this.options.store.renderQueue.releaseLeases();
       if (released) this.options.logger.info({ released }, 'background renders interrupted by a stop resume');
@@ -49,6 +54,11 @@ export class RenderQueueWorker {
     await this.claiming;
     const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+  }
+
+  /** The render is in the table already: look now rather than at the next poll. */
+  enqueue(_renderId: string): void {
+    this.wake();
   }
 
   /** Looks for queued renders now. */

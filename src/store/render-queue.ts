@@ -57,6 +57,54 @@ export class RenderQueueRepository {
     };
   }
 
+  /**
+   * Takes one background render by its id (the BullMQ mode, where the queue in Redis says which
+   * render a worker runs and its job lock, not this lease, keeps others off it); null once it is
+   * no longer pending, or when it is no background render of this deployment.
+   */
+  async claim(
+    renderId: string,
+    instanceId: string,
+    leaseMs: number,
+    now = new Date(),
+  ): Promise<QueuedRender | null> {
+    const row = await this.db
+      .updateTable('renders')
+      .set({ instance_id: instanceId, locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+      .where('id', '=', renderId)
+      .where('mode', '=', 'async')
+      .where('status', '=', 'pending')
+      .returning(['id', 'workspace_id', 'job', 'created_at', 'charged'])
+      .executeTakeFirst();
+    if (!row?.job) return null;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      job: row.job,
+      createdAt: row.created_at,
+      charged: Number(row.charged),
+    };
+  }
+
+  /**
+   * Background renders pending since before `olderThan` that nobody holds (no lease, or an expired
+   * one): in the BullMQ mode, those whose queue entry was lost (a stop between the charge and the
+   * enqueue, an unreachable Redis, a job given up), to be queued again.
+   */
+  async stranded(olderThan: Date, limit: number, now = new Date()): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('renders')
+      .select('id')
+      .where('mode', '=', 'async')
+      .where('status', '=', 'pending')
+      .where('created_at', '<', olderThan.toISOString())
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now.toISOString())]))
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** SQLite at start: this is the only process, so every lease left is a dead one's. */
   async releaseLeases(): Promise<number> {
     const result = await this.db

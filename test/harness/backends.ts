@@ -20,6 +20,27 @@ export const backends: { name: BackendName; skip: string | false }[] = [
   { name: 'postgres', skip: pgUrl ? false : 'PLATEN_TEST_DATABASE_URL not set' },
 ];
 
+export const redisUrl = process.env.PLATEN_TEST_REDIS_URL;
+
+/**
+ * Where background renders wait (src/renders/queue.ts): the database on each backend, and BullMQ
+ * over Redis on PostgreSQL. The suites of background work run on each, the same cases.
+ */
+export const queues: {
+  name: string;
+  backend: BackendName;
+  env: Record<string, string>;
+  skip: string | false;
+}[] = [
+  ...backends.map((b) => ({ name: b.name, backend: b.name, env: {}, skip: b.skip })),
+  {
+    name: 'postgres with BullMQ',
+    backend: 'postgres',
+    env: { PLATEN_REDIS_URL: redisUrl ?? '', PLATEN_QUEUE: 'bullmq' },
+    skip: !pgUrl ? 'PLATEN_TEST_DATABASE_URL not set' : !redisUrl ? 'PLATEN_TEST_REDIS_URL not set' : false,
+  },
+];
+
 export interface TestDatabase {
   dataDir: string;
   databaseUrl?: string;

@@ -13,11 +13,13 @@ const root = new URL('../..', import.meta.url).pathname;
 
 export async function startService(
   env: Record<string, string>,
-  options: { waitReady?: boolean } = {},
+  options: { waitReady?: boolean; command?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn('npm', ['start', '--silent'], {
+  // `npm start` by default; `command` runs another way in (e.g. `node bin/platen.js worker`).
+  const [program, ...args] = options.command ?? ['npm', 'start', '--silent'];
+  const child = spawn(program ?? 'npm', args, {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,7 @@ import { ADMIN_TOKEN, bearer, http } from './server.ts';
 
 export interface Fleet {
   /** A service process; every one started is SIGKILLed by `cleanup`. */
-  start(env: Record<string, string>): Promise<ServiceProcess>;
+  start(env: Record<string, string>, command?: string[]): Promise<ServiceProcess>;
   tempDir(label: string): string;
   /** A fresh PostgreSQL schema (dropped by `cleanup`) and the URL that uses it. */
   pgDatabase(url: string): Promise<string>;
@@ -35,14 +35,17 @@ export function fleet(baseEnv: Record<string, string> = {}): Fleet {
     }
   };
   return {
-    async start(env) {
-      const service = await startService({
-        PLATEN_ADMIN_TOKEN: ADMIN_TOKEN,
-        PLATEN_ALLOW_PRIVATE_URLS: 'true',
-        PLATEN_LOG_LEVEL: 'warn',
-        ...baseEnv,
-        ...env,
-      });
+    async start(env, command) {
+      const service = await startService(
+        {
+          PLATEN_ADMIN_TOKEN: ADMIN_TOKEN,
+          PLATEN_ALLOW_PRIVATE_URLS: 'true',
+          PLATEN_LOG_LEVEL: 'warn',
+          ...baseEnv,
+          ...env,
+        },
+        { command },
+      );
       started.push(service);
       return service;
     },

@@ -1,0 +1,35 @@
+/** Picks the render queue of this deployment (queue.ts) from its configuration. */
+import { availableParallelism } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../core/config.ts';
+import { randomBase62 } from '../core/ids.ts';
+import type { Store } from '../store/index.ts';
+import type { QueuedRender } from '../store/render-queue.ts';
+import { BullRenderQueue } from './bullmq-queue.ts';
+import { consumes, type RenderQueue } from './queue.ts';
+import { RenderQueueWorker } from './queue-worker.ts';
+
+export async function createRenderQueue(
+  config: Config,
+  deps: { store: Store; run(render: QueuedRender): Promise<void>; instanceId: string; logger: Logger },
+): Promise<RenderQueue> {
+  const common = {
+    ...deps,
+    consume: consumes(config.PLATEN_ROLE),
+    concurrency: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
+    // Well above a render's time limit: a live holder is never overtaken.
+    leaseMs: config.PLATEN_RENDER_TIMEOUT_MS * 2 + 30_000,
+  };
+  if (config.queue === 'bullmq' && config.PLATEN_REDIS_URL) {
+    // Every instance of this deployment (one database) shares one queue; other deployments on the
+    // same Redis have their own.
+    await deps.store.meta.claim('deployment_id', randomBase62(16));
+    const deploymentId = await deps.store.meta.get('deployment_id');
+    return new BullRenderQueue({
+      ...common,
+      redisUrl: config.PLATEN_REDIS_URL,
+      queueName: `renders-${deploymentId}`,
+    });
+  }
+  return new RenderQueueWorker({ ...common, singleInstance: deps.store.handle.dialect === 'sqlite' });
+}
