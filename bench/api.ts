@@ -3,7 +3,8 @@
  * at a time through the render route (HTTP included) with only the headline changing, and with a
  * new photo every time, against Chromium rendering the same design in the same run; fresh JPEG
  * renders/s with autocannon; identical replays/s from autocannon in a separate process pinned to
- * its own core (taskset); a mixed workload; the server's peak RSS. Writes bench/results/api.json.
+ * its own core (taskset); a mixed workload; signed render URLs, first and repeated hits; bulk
+ * renders per second (bulk.ts); the server's peak RSS. Writes bench/results/api.json.
  * `--quick` runs each phase briefly (CI smoke).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import autocannon from 'autocannon';
 import { signUrl } from '../src/auth/index.ts';
 import { applyModifications, parseDesignDocument } from '../src/design/index.ts';
 import { RenderPool } from '../src/engine/index.ts';
+import { bulkThroughput } from './bulk.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
 import { childPeaksMb, cpuMs, statusMb } from './proc.ts';
@@ -293,6 +295,13 @@ async function driveGet(
 }
 
 async function main() {
+  // Bulk first, while nothing else runs: its API instance and workers are processes of their own.
+  const bulk = await bulkThroughput({
+    quick,
+    databaseUrl: process.env.PLATEN_TEST_DATABASE_URL,
+    redisUrl: process.env.PLATEN_TEST_REDIS_URL,
+    renderProcesses: 1,
+  });
   const photo = await photoJpeg();
   const poolRate = await rawPoolRate(photo);
   const chromium = await chromiumLatency(await photoDataUri(), iterations, warmups);
@@ -408,6 +417,8 @@ async function main() {
       replayOneCoreCapacityPerSecond: oneCoreCapacityPerSecond,
       renderProcessPeaksMb: renderProcessesMb,
       rows,
+      bulk: bulk.rows,
+      ...(bulk.skipped ? { bulkSkipped: bulk.skipped } : {}),
       targets: {
         jpegMedianMs: '<= 10, >= 5x Chromium (headline changes)',
         pngMedianMs: '<= 25, >= 10x Chromium',
@@ -431,6 +442,8 @@ async function main() {
     line('PNG, new photo each time', latency.pngNewPhoto, chromium.png, versus.pngNewPhoto);
     line('PDF page, new photo each time', latency.pdfNewPhoto, chromium.pdf, versus.pdfNewPhoto);
     console.table(rows);
+    console.table(bulk.rows);
+    if (bulk.skipped) console.log(`bulk: skipped ${bulk.skipped}`);
     console.log(
       `replays: the server spent ${serverCpuUsPerRequest} µs of CPU per replay (${oneCoreCapacityPerSecond}/s per fully used core)`,
     );

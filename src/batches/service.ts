@@ -13,6 +13,7 @@ import { fromZodIssues, referencedVariables } from '../design/index.ts';
 import {
   atBase,
   type BackgroundRenders,
+  type RenderRequest,
   type RenderResult,
   type RenderService,
   renderRequestSchema,
@@ -24,6 +25,14 @@ import type { TemplateService } from '../templates/index.ts';
 import { rowsFromCsv } from './csv.ts';
 
 export const MAX_ROWS = 1000;
+const ACCEPT_LANES = 4;
+
+/** A stable lane for an identity: the same identity, the same lane. */
+function laneOf(identity: string): number {
+  let hash = 0;
+  for (let i = 0; i < identity.length; i++) hash = (hash * 31 + identity.charCodeAt(i)) >>> 0;
+  return hash % ACCEPT_LANES;
+}
 
 export interface BatchInput {
   format: 'png' | 'jpeg' | 'pdf';
@@ -71,7 +80,7 @@ export class BatchService {
   async create(principal: Principal, templateId: string, input: BatchInput): Promise<BatchView> {
     if (input.rows.length === 0 || input.rows.length > MAX_ROWS)
       throw validationFailed([{ path: 'rows', message: `between 1 and ${MAX_ROWS} rows` }]);
-    const { renders, credits, store, background } = this.deps;
+    const { renders, credits, store } = this.deps;
     const requests = input.rows.map((modifications) =>
       renderRequestSchema.safeParse({
         format: input.format,
@@ -84,7 +93,10 @@ export class BatchService {
     );
     // The price first: each new identity once; identical earlier renders and repeated rows are free.
     // A row that cannot be planned (a bad value, an unknown page) fails alone.
+    // The template itself (missing, another workspace's) refuses the batch, as for one render.
+    await this.deps.templates.get(principal, templateId);
     const identities = new Set<string>();
+    const identityOfRow = new Map<number, string>();
     const rowErrors = new Map<number, { code: string; details: unknown }>();
     let price = 0;
     for (const [index, request] of requests.entries()) {
@@ -93,15 +105,11 @@ export class BatchService {
         continue;
       }
       const prepared = await renders.prepare(principal, templateId, request.data).catch((error: unknown) => {
-        // The template itself (missing, another workspace's) fails the batch, as for one render.
-        if (
-          !(error instanceof AppError) ||
-          (['NOT_FOUND', 'WORKSPACE_MISMATCH', 'FORBIDDEN'].includes(error.code) && index === 0)
-        )
-          throw error;
+        if (!(error instanceof AppError)) throw error;
         rowErrors.set(index, { code: error.code, details: error.details ?? null });
         return null;
       });
+      if (prepared?.kind === 'plan') identityOfRow.set(index, prepared.plan.identity);
       if (!prepared || prepared.kind === 'identical' || identities.has(prepared.plan.identity)) continue;
       identities.add(prepared.plan.identity);
       price += prepared.plan.fileCount;
@@ -118,30 +126,53 @@ export class BatchService {
       format: input.format,
       total: requests.length,
     });
+    // Accepted in a few lanes at once (a database round trip each is most of a row's cost); rows of
+    // one identity share a lane, so the first of them is charged and the others find it identical.
+    const lanes: number[][] = Array.from({ length: ACCEPT_LANES }, () => []);
     for (const [index, request] of requests.entries()) {
-      const row = index + 1;
       const failed = rowErrors.get(index);
       if (failed || !request.success) {
-        await store.batches.setRow(batch.id, row, {
+        await store.batches.setRow(batch.id, index + 1, {
           error: failed ?? { code: 'VALIDATION_FAILED', details: null },
         });
         continue;
       }
-      try {
-        const accepted = await background.accept(principal, templateId, request.data);
-        await store.batches.setRow(batch.id, row, {
-          renderId: accepted.id,
-          charged: (accepted.credits?.charged ?? 0) > 0,
-        });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        await store.batches.setRow(batch.id, row, {
-          error: { code: error.code, details: error.details ?? null },
-        });
-      }
+      lanes[laneOf(identityOfRow.get(index) ?? String(index))]?.push(index);
     }
+    await Promise.all(
+      lanes.map(async (indexes) => {
+        for (const index of indexes) {
+          const request = requests[index];
+          if (request?.success)
+            await this.acceptRow(principal, templateId, batch.id, index + 1, request.data);
+        }
+      }),
+    );
     await this.settle(batch.id);
     return this.get(principal, batch.id);
+  }
+
+  /** One row's background render, or its own failure (a refused charge, say). */
+  private async acceptRow(
+    principal: Principal,
+    templateId: string,
+    batchId: string,
+    row: number,
+    request: RenderRequest,
+  ): Promise<void> {
+    const { store, background } = this.deps;
+    try {
+      const accepted = await background.accept(principal, templateId, request);
+      await store.batches.setRow(batchId, row, {
+        renderId: accepted.id,
+        charged: (accepted.credits?.charged ?? 0) > 0,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await store.batches.setRow(batchId, row, {
+        error: { code: error.code, details: error.details ?? null },
+      });
+    }
   }
 
   /** A batch from CSV: the header names variables of the template; see csv.ts for what is refused. */
@@ -198,14 +229,14 @@ export class BatchService {
     const { store } = this.deps;
     const batch = await store.batches.get(batchId);
     if (batch?.status !== 'running') return;
-    // Read before the transaction (one connection on SQLite): when the batch completes, no row moves.
-    const rows = await store.batches.rows(batchId);
-    if (rows.length < batch.total || rows.some((row) => row.status === 'pending')) return;
-    const summary = this.summary(
-      { ...batch, status: 'completed', finishedAt: new Date().toISOString() },
-      rows,
-    );
+    // Counted in the database first (cheap for every finished row); the rows are read only for the
+    // completion's event, in its transaction, where no row moves any more.
     await store.batches.completeIfDone(batchId, async (trx) => {
+      const rows = await store.batches.rows(batchId, trx);
+      const summary = this.summary(
+        { ...batch, status: 'completed', finishedAt: new Date().toISOString() },
+        rows,
+      );
       await this.deps.events?.(trx, summary);
     });
   }

@@ -16,7 +16,9 @@ export async function createRenderQueue(
   const common = {
     ...deps,
     consume: consumes(config.PLATEN_ROLE),
-    concurrency: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
+    // Two per render process: while one renders, the next is claimed, its inputs loaded and the
+    // last one recorded, so the process never waits on the database or the queue between renders.
+    concurrency: 2 * (config.PLATEN_RENDER_WORKERS ?? availableParallelism()),
     // Well above a render's time limit: a live holder is never overtaken.
     leaseMs: config.PLATEN_RENDER_TIMEOUT_MS * 2 + 30_000,
   };

@@ -75,9 +75,9 @@ export class BatchRepository {
     return row ? this.toRecord(row) : null;
   }
 
-  /** Every row recorded so far, in row order, with its render's state. */
-  async rows(batchId: string): Promise<BatchRowState[]> {
-    const rows = await this.db
+  /** Every row recorded so far, in row order, with its render's state (`within`: a transaction). */
+  async rows(batchId: string, within: Kysely<Database> = this.db): Promise<BatchRowState[]> {
+    const rows = await within
       .selectFrom('batch_rows')
       .leftJoin('renders', 'renders.id', 'batch_rows.render_id')
       .select([
