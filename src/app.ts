@@ -13,6 +13,7 @@ import {
   signedUrlAuthenticator,
 } from './auth/index.ts';
 import { batchesFeature } from './batches/index.ts';
+import { auditFeature, consoleFeature } from './console/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
 import type { Feature } from './http/context.ts';
@@ -22,7 +23,7 @@ import { oauthFeature } from './oauth/index.ts';
 import { metricsFeature } from './observability/index.ts';
 import { signInFeature, usersFeature } from './people/index.ts';
 import { renderUrlsFeature, urlSecretsFeature } from './render-urls/index.ts';
-import { rendersFeature } from './renders/index.ts';
+import { renderHistoryFeature, rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
 import { studioFeature } from './studio/index.ts';
 import { templatesFeature } from './templates/index.ts';
@@ -40,8 +41,9 @@ export function buildApp(
     baseUrl: config.baseUrl,
     maxBodyBytes: config.PLATEN_MAX_BODY_BYTES,
     authenticators: {
-      apiKey: apiKeyAuthenticator(store),
-      operator: operatorTokenAuthenticator(config.PLATEN_ADMIN_TOKEN),
+      apiKey: services.consoleSessions.machineApi(apiKeyAuthenticator(store)),
+      operator: services.consoleSessions.operatorApi(operatorTokenAuthenticator(config.PLATEN_ADMIN_TOKEN)),
+      console: services.consoleSessions.authenticator(),
       embedSession: embedSessionAuthenticator(store, services.embedTokens),
       oauth: oauthBearerAuthenticator(store, services.oauth, mcpChallenge),
       signedUrl: signedUrlAuthenticator(store),
@@ -70,6 +72,7 @@ function allFeatures(services: Services, logger: Logger): Feature[] {
     templatesFeature(services.templates),
     assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
     rendersFeature(services.renders, services.background, services.limiter),
+    renderHistoryFeature(services.renderHistory),
     renderUrlsFeature(services.renderUrls, services.limiter),
     batchesFeature(services.batches, files, services.limiter),
     embedsFeature({ ...services, maxAssetBytes: config.PLATEN_MAX_ASSET_BYTES }),
@@ -80,6 +83,8 @@ function allFeatures(services: Services, logger: Logger): Feature[] {
     webhooksFeature(services),
     usersFeature(services.people),
     signInFeature(services.people, config.baseUrl),
+    consoleFeature({ ...services, baseUrl: config.baseUrl }),
+    auditFeature(services.audit),
     oauthFeature(services.oauth, services.people),
     mcpFeature({ ...services, baseUrl: config.baseUrl, challenge: mcpChallenge, logger }),
     studioFeature(),

@@ -1,9 +1,12 @@
 /**
  * First start of an empty deployment: a `default` workspace with 100 credits and one key holding
- * every scope, printed once to standard output (never logged, never stored in clear). A claim in the
- * database makes sure only one of several starting instances does it.
+ * every scope, and a one-time link (24 hours) that creates the first operator of the console, both
+ * printed once to standard output (never logged, never stored in clear). A claim in the database
+ * makes sure only one of several starting instances does it.
  */
 import { type ApiKeyService, SCOPES } from './auth/index.ts';
+import { SETUP_PATH } from './console/index.ts';
+import type { PeopleService } from './people/index.ts';
 import type { Store } from './store/index.ts';
 import type { WorkspaceService } from './workspaces/service.ts';
 
@@ -11,13 +14,16 @@ export interface BootstrapDeps {
   store: Store;
   workspaces: WorkspaceService;
   apiKeys: ApiKeyService;
+  people: PeopleService;
+  config: { baseUrl: string };
 }
 
 export async function bootstrapIfEmpty(deps: BootstrapDeps, print: (text: string) => void): Promise<boolean> {
   if ((await deps.workspaces.count()) > 0) return false;
   if (!(await deps.store.meta.claim('bootstrap', new Date().toISOString()))) return false;
   const workspace = await deps.workspaces.create({ name: 'default', credits: 100 }, 'bootstrap');
-  const key = await deps.apiKeys.create(workspace.id, { name: 'bootstrap key', scopes: SCOPES });
+  const key = await deps.apiKeys.create(workspace.id, { name: 'bootstrap key', scopes: SCOPES }, 'bootstrap');
+  const setup = await deps.people.issueSetupLink();
   print(
     [
       '',
@@ -26,6 +32,10 @@ export async function bootstrapIfEmpty(deps: BootstrapDeps, print: (text: string
       '',
       `  PLATEN_API_KEY=${key.key}`,
       `  workspace: ${workspace.id}`,
+      '',
+      'Create the first operator account of the console (this link works once, within 24 hours):',
+      '',
+      `  ${deps.config.baseUrl}${SETUP_PATH}?token=${setup}`,
       '',
     ].join('\n'),
   );

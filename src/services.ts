@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { AssetService } from './assets/index.ts';
 import { ApiKeyService, EmbedSessionTokens } from './auth/index.ts';
 import { BatchService } from './batches/index.ts';
+import { AuditService, ConsoleSessions } from './console/index.ts';
 import type { Config } from './core/config.ts';
 import { randomBase62 } from './core/ids.ts';
 import { CreditService } from './credits/service.ts';
@@ -24,6 +25,7 @@ import {
   BackgroundRenders,
   createRenderQueue,
   JobInputLoader,
+  RenderHistory,
   RenderMaintenance,
   type RenderQueue,
   RenderService,
@@ -56,6 +58,7 @@ export interface Services {
   embedTokens: EmbedSessionTokens;
   assets: AssetService;
   renders: RenderService;
+  renderHistory: RenderHistory;
   pool: RenderPool;
   limiter: RateLimiter | null;
   maintenance: RenderMaintenance;
@@ -66,6 +69,9 @@ export interface Services {
   batches: BatchService;
   renderQueue: RenderQueue;
   people: PeopleService;
+  audit: AuditService;
+  /** People's console sessions as credentials (the console, and /v1 and /admin for the console). */
+  consoleSessions: ConsoleSessions;
   oauth: OAuthService;
   /** This instance's Prometheus metrics (`/metrics`). */
   metrics: Metrics;
@@ -178,6 +184,12 @@ export async function createServices(
     retentionDays: config.PLATEN_RENDER_RETENTION_DAYS,
     singleInstance: store.handle.dialect === 'sqlite',
   });
+  const people = new PeopleService(store, {
+    sessionTtlSeconds: config.PLATEN_SIGNIN_SESSION_TTL_SECONDS,
+    maxFailuresPerAccount: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerAddress: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+    lockoutWindowSeconds: config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS,
+  });
   return {
     config,
     store,
@@ -209,12 +221,10 @@ export async function createServices(
     maintenance,
     webhooks: new WebhookService(store, { policy: webhookTargets }),
     webhookDispatcher,
-    people: new PeopleService(store, {
-      sessionTtlSeconds: config.PLATEN_SIGNIN_SESSION_TTL_SECONDS,
-      maxFailuresPerAccount: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
-      maxFailuresPerAddress: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS,
-      lockoutWindowSeconds: config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS,
-    }),
+    audit: new AuditService(store),
+    consoleSessions: new ConsoleSessions(people, store, config.baseUrl),
+    renderHistory: new RenderHistory(store),
+    people,
     oauth: new OAuthService(
       store,
       oauthSettings({

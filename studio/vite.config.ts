@@ -22,6 +22,11 @@ export default defineConfig({
     // The engine (layout, text shaping tables, QR) is most of the bundle; it is one cacheable chunk.
     chunkSizeWarningLimit: 900,
     rollupOptions: {
+      // Two pages, one bundle: the studio (index.html) and the console (console.html), which frames it.
+      input: {
+        studio: fileURLToPath(new URL('index.html', import.meta.url)),
+        console: fileURLToPath(new URL('console.html', import.meta.url)),
+      },
       onwarn(warning, warn) {
         // zod's explanatory comments next to @__PURE__ annotations: harmless, and noisy in `npm ci`.
         if (warning.code === 'INVALID_ANNOTATION') return;

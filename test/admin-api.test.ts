@@ -152,6 +152,14 @@ describe('platen admin', () => {
       );
       expect(user).toMatchObject({ email: 'cli@example.com', workspaceIds: [ws.id] });
       expect(JSON.stringify(user)).not.toContain('a long enough password');
+      const operator = JSON.parse(
+        (await run('users', 'create', '--email', 'ops-cli@example.com', '--operator')).stdout,
+      );
+      expect(operator).toMatchObject({ email: 'ops-cli@example.com', operator: true, workspaceIds: [] });
+      const log = JSON.parse((await run('audit-log', 'list')).stdout).items;
+      expect(log).toContainEqual(
+        expect.objectContaining({ action: 'operator.created', target: operator.id, actor: 'operator-token' }),
+      );
     } finally {
       delete process.env.PLATEN_USER_PASSWORD;
     }

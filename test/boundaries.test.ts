@@ -40,7 +40,8 @@ const allowed: Record<string, readonly string[]> = {
   embeds: ['core', 'store', 'auth', 'http', 'templates', 'assets', 'renders', 'ratelimit'],
   webhooks: ['core', 'store', 'outbound', 'auth', 'http', 'templates'],
   thumbnails: ['core', 'design', 'engine', 'store', 'files', 'templates', 'renders'],
-  people: ['core', 'store', 'http'],
+  people: ['core', 'store', 'http', 'auth'],
+  console: ['core', 'http', 'people', 'store', 'auth', 'admin', 'embeds', 'webhooks', 'workspaces'],
   oauth: ['core', 'store', 'auth', 'http', 'people'],
   mcp: [
     'core',

@@ -34,7 +34,13 @@ for (const backend of backends) {
             workspaceIds: workspaces,
           });
           expect(res.status).toBe(201);
-          expect(Object.keys(res.json).sort()).toEqual(['createdAt', 'email', 'id', 'workspaceIds']);
+          expect(Object.keys(res.json).sort()).toEqual([
+            'createdAt',
+            'email',
+            'id',
+            'operator',
+            'workspaceIds',
+          ]);
           expect(res.json).toMatchObject({ email: 'linus@example.com', workspaceIds: workspaces });
           expect(res.json.id).toMatch(/^usr_[0-9A-Za-z]{16,}$/);
           expect(res.bytes.toString()).not.toMatch(/argon2|password/i);

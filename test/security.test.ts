@@ -2,10 +2,13 @@
  * The shared security suite: every route registered with API-key auth is driven with no key, a
  * malformed key, a revoked key, a suspended workspace, another workspace (resource and
  * X-Workspace-Id) and each missing scope. A new route without a sample here fails the suite.
+ * The same routes take a person signed in to the console (cookie, CSRF header, X-Workspace-Id):
+ * without the CSRF header it is no credential, and a workspace or resource not theirs is 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../src/http/auth-hook.ts';
 import { PNG_1X1, simpleDocument } from './fixtures/samples.ts';
+import { type ConsolePerson, consolePerson } from './harness/console.ts';
 import {
   ALL_SCOPES,
   admin,
@@ -34,6 +37,8 @@ const samples: Record<string, Sample> = {
   'DELETE /v1/templates/:id': {},
   'POST /v1/templates/:id/render': { body: { format: 'png' } },
   'GET /v1/renders/:id': {},
+  'GET /v1/renders': {},
+  'GET /v1/usage': {},
   'GET /v1/assets': {},
   'POST /v1/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
   'GET /v1/assets/:id': {},
@@ -236,5 +241,83 @@ describe('the shared security suite', () => {
         expect([route.url, res.status, res.json?.error?.code]).toEqual([route.url, 401, 'UNAUTHORIZED']);
       }
     }
+  });
+});
+
+describe('the same routes for a person signed in to the console', () => {
+  let ownerMember: ConsolePerson;
+  let otherMember: ConsolePerson;
+  let operator: ConsolePerson;
+  const apiRoutes = () => server.routes.filter((r) => r.auth === 'apiKey');
+
+  beforeAll(async () => {
+    ownerMember = await consolePerson(server.base, { workspaceIds: [owner.workspaceId] });
+    otherMember = await consolePerson(server.base, { workspaceIds: [other.workspaceId] });
+    operator = await consolePerson(server.base, { operator: true });
+  });
+
+  it('accepts a member and an operator on every route and method, as the owner key', async () => {
+    const expected: Record<string, number> = { GET: 200, PUT: 200, PATCH: 200, POST: 201, DELETE: 204 };
+    for (const person of [ownerMember, operator]) {
+      for (const route of apiRoutes()) {
+        await createOwnerResources();
+        const res = await call(route, person.v1(owner.workspaceId));
+        const status =
+          route.url.endsWith('/render') || route.url.endsWith('/cancel') ? 200 : expected[route.method];
+        expect([route.method, route.url, res.status]).toEqual([route.method, route.url, status]);
+      }
+    }
+  }, 120_000);
+
+  it('is no credential without the CSRF header, or with a wrong one (403 INVALID_API_KEY)', async () => {
+    for (const route of apiRoutes()) {
+      for (const headers of <Record<string, string>[]>[
+        { cookie: ownerMember.cookie, 'x-workspace-id': owner.workspaceId },
+        { ...ownerMember.v1(owner.workspaceId), 'x-platen-csrf': 'forged' },
+        { ...ownerMember.v1(owner.workspaceId), 'x-platen-csrf': otherMember.csrf },
+      ]) {
+        const res = await call(route, headers);
+        expect([route.url, res.status, res.json?.error?.code]).toEqual([route.url, 403, 'INVALID_API_KEY']);
+      }
+    }
+  });
+
+  it('answers 404 to a member who names a workspace not theirs, or none, or reaches for its resources', async () => {
+    for (const route of apiRoutes()) {
+      for (const headers of [
+        ownerMember.v1(other.workspaceId),
+        otherMember.v1(owner.workspaceId),
+        { cookie: ownerMember.cookie, 'x-platen-csrf': ownerMember.csrf },
+      ]) {
+        const res = await call(route, headers);
+        expect([route.url, res.status, res.json?.error?.code]).toEqual([route.url, 404, 'NOT_FOUND']);
+      }
+    }
+    for (const route of apiRoutes().filter((r) => r.url.includes(':id'))) {
+      const res = await call(route, otherMember.v1(other.workspaceId));
+      expect([route.method, route.url, res.status, res.json?.error?.code]).toEqual([
+        route.method,
+        route.url,
+        404,
+        'NOT_FOUND',
+      ]);
+    }
+  });
+
+  it('answers a suspended workspace 403 SUBSCRIPTION_SUSPENDED, as for its keys', async () => {
+    const suspended = await workspaceWithKey(server.base);
+    await admin(server.base, 'PATCH', `/workspaces/${suspended.workspaceId}`, { suspended: true });
+    for (const route of apiRoutes()) {
+      const res = await call(route, operator.v1(suspended.workspaceId));
+      expect([route.url, res.json?.error?.code]).toEqual([route.url, 'SUBSCRIPTION_SUSPENDED']);
+    }
+  });
+
+  it("opens the operator API to an operator's session only, with the CSRF header", async () => {
+    const list = (headers: Record<string, string>) =>
+      http(server.base, 'GET', '/admin/v1/workspaces', { headers });
+    expect((await list(operator.change())).status).toBe(200);
+    expect((await list({ cookie: operator.cookie })).json.error.code).toBe('UNAUTHORIZED');
+    expect((await list(ownerMember.change())).json.error.code).toBe('UNAUTHORIZED');
   });
 });

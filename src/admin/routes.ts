@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type ApiKeyService, scopeSchema } from '../auth/index.ts';
+import { type ApiKeyService, auditActorOf, scopeSchema } from '../auth/index.ts';
 import { type CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../credits/service.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
@@ -34,6 +34,10 @@ const apiKeyFields = {
   scopes: z.array(scopeSchema),
   createdAt: z.string(),
   revokedAt: z.string().nullable(),
+  lastUsedAt: z
+    .string()
+    .nullable()
+    .describe('When a request last used the key (to the minute); null if never'),
 };
 const apiKeySchema = z.object(apiKeyFields).meta({ id: 'ApiKey' });
 const createdKeySchema = z
@@ -77,7 +81,7 @@ const creditsBody = z
     reason: z.string().max(500).optional(),
   })
   .strict();
-const createKeyBody = z
+export const createKeyBody = z
   .object({ name: z.string().trim().max(200).optional(), scopes: z.array(scopeSchema).min(1).max(5) })
   .strict();
 
@@ -217,7 +221,9 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
       async (request, reply) => {
         const { id } = await workspaces.get(request.params.id);
         const { name = 'API key', scopes } = request.body;
-        return reply.status(201).send(await apiKeys.create(id, { name, scopes }));
+        return reply
+          .status(201)
+          .send(await apiKeys.create(id, { name, scopes }, auditActorOf(request.principal)));
       },
     );
 
@@ -255,7 +261,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request, reply) => {
-        await apiKeys.revoke(request.params.id);
+        await apiKeys.revoke(request.params.id, auditActorOf(request.principal));
         return reply.status(204).send(null);
       },
     );

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../core/errors.ts';
 import { isApiKeyShape } from '../core/ids.ts';
+import { LAST_USED_RESOLUTION_MS } from '../store/api-keys.ts';
 import type { Store } from '../store/index.ts';
 import type { Authenticator } from './authenticator.ts';
 import type { Principal } from './principal.ts';
@@ -39,6 +40,9 @@ export async function authenticateApiKey(
   const found = await store.apiKeys.findActiveWithWorkspace(key);
   if (!found) throw new AppError('INVALID_API_KEY');
   const { key: record, suspended } = found;
+  // "Last used", for people managing keys: off the request's path, at most once a minute per key.
+  if (!record.lastUsedAt || Date.parse(record.lastUsedAt) < Date.now() - LAST_USED_RESOLUTION_MS)
+    store.apiKeys.touch(record.id).catch(() => undefined);
   if (suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
   const named = headers['x-workspace-id'];
   if (named !== undefined && (typeof named !== 'string' || named !== record.workspaceId)) {

@@ -8,12 +8,21 @@ import type { Principal } from './principal.ts';
 import type { Scope } from './scopes.ts';
 
 /** How a route authenticates: every /v1 and /admin route says so. */
-export type AuthKind = 'none' | 'apiKey' | 'operator' | 'embedSession' | 'oauth' | 'signedUrl';
+export type AuthKind =
+  | 'none'
+  | 'apiKey'
+  | 'operator'
+  | 'embedSession'
+  | 'oauth'
+  | 'signedUrl'
+  /** A person's console session (cookie, and the CSRF header on every change). */
+  | 'console';
 
 export interface AuthInput {
   headers: IncomingHttpHeaders;
   /** The path and query as requested (a signed URL signs exactly these bytes). */
   url: string;
+  method: string;
   /** Route parameters (an embed session is bound to the `:embedId` in its path). */
   params: Readonly<Record<string, string | undefined>>;
   /** The scope the route needs, or null. */

@@ -25,6 +25,8 @@ export {
   type Actor,
   actorLabel,
   assertSameWorkspace,
+  auditActorOf,
+  confinedTo,
   type Principal,
   requirePrincipal,
 } from './principal.ts';

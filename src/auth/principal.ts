@@ -11,7 +11,9 @@ export type Actor =
   | { type: 'embed_session'; embedId: string; userId: string | null; isolated: boolean }
   | { type: 'oauth'; clientId: string; userId: string }
   /** A signed render URL, by the URL-signing secret that verified it. */
-  | { type: 'signed_url'; secretId: string };
+  | { type: 'signed_url'; secretId: string }
+  /** A person signed in to the console (the OAuth pages' session); operators manage every workspace. */
+  | { type: 'person'; userId: string; operator: boolean };
 
 export interface Principal {
   workspaceId: string;
@@ -29,6 +31,8 @@ export function actorLabel(actor: Actor): string {
       return `oauth:${actor.clientId}:${actor.userId}`;
     case 'signed_url':
       return `signed_url:${actor.secretId}`;
+    case 'person':
+      return `person:${actor.userId}`;
   }
 }
 
@@ -41,6 +45,25 @@ export function requirePrincipal(principal: Principal | undefined): Principal {
 export function assertSameWorkspace(principal: Principal, resourceWorkspaceId: string): void {
   if (principal.workspaceId === resourceWorkspaceId) return;
   // An end-user's session must not learn that another workspace's id exists (CONTRACT.md, Embed).
-  if (principal.actor.type === 'embed_session') throw new AppError('NOT_FOUND');
+  // Nor a person in the console who changes an id in a URL (they may belong to several workspaces).
+  if (principal.actor.type === 'embed_session' || principal.actor.type === 'person')
+    throw new AppError('NOT_FOUND');
   throw new AppError('WORKSPACE_MISMATCH');
+}
+
+/** Who did it, for the audit log: the person (console) or the operator token (operator API, CLI). */
+export function auditActorOf(principal: Principal | undefined): string {
+  return principal ? actorLabel(principal.actor) : 'operator-token';
+}
+
+/**
+ * The one workspace a caller may manage rows of, or null for all: the operator token, and an
+ * operator's session on the operator API (which names no workspace). A member's principal
+ * without a workspace is confined to '' and so reaches nothing: fail closed.
+ */
+export function confinedTo(principal: Principal | undefined): string | null {
+  if (!principal) return null;
+  const { actor } = principal;
+  if (actor.type === 'person' && actor.operator && principal.workspaceId === '') return null;
+  return principal.workspaceId;
 }

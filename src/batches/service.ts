@@ -6,7 +6,7 @@
  * pending; a cancel refunds the rows it charged that have not rendered yet.
  */
 import type { Transaction } from 'kysely';
-import type { Principal } from '../auth/index.ts';
+import { assertSameWorkspace, type Principal } from '../auth/index.ts';
 import { AppError, validationFailed } from '../core/errors.ts';
 import type { CreditService } from '../credits/service.ts';
 import { fromZodIssues, referencedVariables } from '../design/index.ts';
@@ -244,7 +244,7 @@ export class BatchService {
   private async owned(principal: Principal, batchId: string): Promise<BatchRecord> {
     const batch = await this.deps.store.batches.get(batchId);
     if (!batch) throw new AppError('NOT_FOUND', 'The batch was not found.');
-    if (batch.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    assertSameWorkspace(principal, batch.workspaceId);
     return batch;
   }
 

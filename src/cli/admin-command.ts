@@ -15,6 +15,8 @@ const help = `platen admin — operator API (/admin/v1)
   keys list WORKSPACE_ID
   keys revoke KEY_ID
   users create --email EMAIL --workspaces WS_ID[,WS_ID…]   (the password is read from PLATEN_USER_PASSWORD)
+  users create --email EMAIL --operator                    an operator: every workspace, the users, the audit log
+  audit-log list
   embeds create WORKSPACE_ID [--multi-tenant true|false] [--mint-requires-api-key true|false]
   embeds list WORKSPACE_ID | embeds get EMBED_ID | embeds delete EMBED_ID
   webhooks create WORKSPACE_ID --target URL [--events template.create,template.update]
@@ -77,8 +79,11 @@ function resolveCall(words: string[], args: ReturnType<typeof parseArgs>): Call 
           // Never from argv: a password there is visible to every process on the machine.
           password: process.env.PLATEN_USER_PASSWORD,
           workspaceIds: (option(args, 'workspaces') ?? '').split(',').filter(Boolean),
+          ...(option(args, 'operator') === 'true' ? { operator: true } : {}),
         },
       };
+    case 'audit-log list':
+      return { method: 'GET', path: '/audit-log' };
     case 'embeds create': {
       const flag = (value: string | undefined) => (value === undefined ? {} : value === 'true');
       const multiTenant = flag(option(args, 'multi-tenant'));

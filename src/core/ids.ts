@@ -14,6 +14,7 @@ export const idPrefixes = {
   webhook: 'whk',
   urlSecret: 'uss',
   batch: 'bat',
+  audit: 'aud',
   user: 'usr',
   ledger: 'led',
   file: 'fil',

@@ -63,21 +63,23 @@ export class EmbedService {
     return this.store.embeds.list(workspaceId);
   }
 
-  async get(id: string): Promise<EmbedRecord> {
+  /** `within`, on every method by id: the one workspace the caller may manage (null: any). */
+  async get(id: string, within: string | null = null): Promise<EmbedRecord> {
     const embed = isIdOf('embed', id) ? await this.store.embeds.get(id) : null;
-    if (!embed) throw notFound();
+    if (!embed || (within !== null && embed.workspaceId !== within)) throw notFound();
     return embed;
   }
 
-  async update(id: string, patch: EmbedSettingsInput): Promise<EmbedRecord> {
-    await this.get(id);
+  async update(id: string, patch: EmbedSettingsInput, within: string | null = null): Promise<EmbedRecord> {
+    await this.get(id, within);
     const updated = await this.store.embeds.update(id, patch);
     if (!updated) throw notFound();
     return updated;
   }
 
-  async remove(id: string): Promise<void> {
-    if (!isIdOf('embed', id) || !(await this.store.embeds.delete(id))) throw notFound();
+  async remove(id: string, within: string | null = null): Promise<void> {
+    await this.get(id, within);
+    if (!(await this.store.embeds.delete(id))) throw notFound();
   }
 
   /** Branding and toggles for anyone who knows the id; a disabled embed says so rather than 403. */
@@ -92,6 +94,22 @@ export class EmbedService {
       assetPickerEnabled: embed.assetPickerEnabled,
       smartResizeEnabled: embed.smartResizeEnabled,
     };
+  }
+
+  /**
+   * A studio session for a person in the console: the workspace's own console embed (not
+   * multi-tenant, so it edits the workspace's templates), created on first use.
+   */
+  async consoleSession(workspaceId: string): Promise<MintedSession & { embedId: string }> {
+    // Nobody mints on it by the public route without a full API key of the workspace.
+    const settings = {
+      ...EMBED_DEFAULTS,
+      brandTitle: 'Platen console',
+      multiTenant: false,
+      mintRequiresApiKey: true,
+    };
+    const embed = await this.store.embeds.consoleEmbed(workspaceId, settings);
+    return { ...(await this.tokens.mint(embed, null)), embedId: embed.id };
   }
 
   /**

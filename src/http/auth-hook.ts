@@ -21,7 +21,7 @@ export function installAuth(
 ): void {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
-    const guarded = route.url.startsWith('/v1/') || route.url.startsWith('/admin/');
+    const guarded = ['/v1/', '/admin/', '/console/api/'].some((prefix) => route.url.startsWith(prefix));
     // CORS preflights (OPTIONS) carry no credentials by the Fetch standard; everything else declares.
     const preflight = route.method === 'OPTIONS';
     if (guarded && !auth && !preflight)
@@ -46,6 +46,7 @@ export function installAuth(
     request.principal = await authenticate({
       headers: request.headers,
       url: request.url,
+      method: request.method,
       params: (request.params ?? {}) as Record<string, string | undefined>,
       requiredScope: request.routeOptions.config.scope ?? null,
     });

@@ -43,7 +43,9 @@ export function sendPage(reply: FastifyReply, page: Page): FastifyReply {
       'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      // Never beyond this site (a setup or consent URL carries a token); same-origin form posts
+      // then carry their real Origin, where no-referrer would make browsers send `Origin: null`.
+      'referrer-policy': 'same-origin',
       'x-content-type-options': 'nosniff',
       ...page.headers,
     })
@@ -67,6 +69,8 @@ export function fromForeignOrigin(
   headers: { origin?: string; 'sec-fetch-site'?: string | string[] },
   baseUrl: string,
 ): boolean {
+  // `Origin: null` (a page with no-referrer, a sandbox): only the browser's own Fetch Metadata can vouch.
+  if (headers.origin === 'null') return headers['sec-fetch-site'] !== 'same-origin';
   if (headers.origin !== undefined) return headers.origin !== new URL(baseUrl).origin;
   return headers['sec-fetch-site'] === 'cross-site';
 }

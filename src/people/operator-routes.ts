@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { PeopleService } from './service.ts';
 
@@ -21,6 +22,7 @@ const userSchema = z
   .object({
     id: z.string(),
     email: z.string(),
+    operator: z.boolean().describe('Manages every workspace and the users in the console'),
     workspaceIds: z.array(z.string()).describe('In the order given; the consent page preselects the first'),
     createdAt: z.string(),
   })
@@ -30,7 +32,11 @@ const createUserBody = z
   .object({
     email: z.email().max(254).describe('Case-insensitive; unique'),
     password: z.string().min(8).max(1024).describe('At least 8 characters; stored as an argon2id hash'),
-    workspaceIds: z.array(z.string().max(200)).min(1).max(100),
+    workspaceIds: z
+      .array(z.string().max(200))
+      .max(100)
+      .describe('At least one, unless `operator` (an operator manages every workspace)'),
+    operator: z.boolean().default(false),
   })
   .strict();
 
@@ -46,14 +52,16 @@ export function userOperatorRoutes(people: PeopleService) {
         schema: operation({
           id: 'createUser',
           summary: 'Create a user who may sign in and approve clients for their workspaces',
-          description: 'A taken email answers 409 `CONFLICT`; an unknown workspace 404 `NOT_FOUND`.',
+          description:
+            'A taken email answers 409 `CONFLICT`; an unknown workspace 404 `NOT_FOUND`; a member without a workspace 400.',
           tag,
           body: createUserBody,
           response: { 201: userSchema },
           errors: [400, 401, 404, 409, 415],
         }),
       },
-      async (request, reply) => reply.status(201).send(await people.create(request.body)),
+      async (request, reply) =>
+        reply.status(201).send(await people.create(request.body, auditActorOf(request.principal))),
     );
     app.get(
       '/admin/v1/users',

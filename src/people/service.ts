@@ -5,7 +5,7 @@
  * unknown email costs the same hash as a known one. Sessions are random tokens kept as SHA-256.
  */
 import { createHmac } from 'node:crypto';
-import { AppError } from '../core/errors.ts';
+import { AppError, validationFailed } from '../core/errors.ts';
 import { constantTimeEqual, isIdOf, randomToken, sha256Hex } from '../core/ids.ts';
 import type { Store } from '../store/index.ts';
 import type { User, UserWorkspace, WebSession } from '../store/users.ts';
@@ -27,7 +27,12 @@ export interface NewUser {
   email: string;
   password: string;
   workspaceIds: string[];
+  /** An operator manages every workspace and the users; a member needs at least one workspace. */
+  operator?: boolean;
 }
+
+/** How long the setup link printed at the first start works. */
+export const SETUP_LINK_TTL_SECONDS = 24 * 3600;
 
 const accountSubject = (email: string) => `account:${email}`;
 const addressSubject = (address: string) => `address:${address}`;
@@ -38,16 +43,32 @@ export class PeopleService {
     private readonly options: PeopleOptions,
   ) {}
 
-  async create(input: NewUser): Promise<User> {
+  /** A new person; an operator's creation goes to the audit log with `actor` (who asked). */
+  async create(input: NewUser, actor = 'operator-token'): Promise<User> {
     const email = input.email.trim().toLowerCase();
     const workspaceIds = [...new Set(input.workspaceIds)];
     for (const id of workspaceIds) {
       if (!isIdOf('workspace', id) || !(await this.store.workspaces.get(id)))
         throw new AppError('NOT_FOUND', `The workspace ${id} was not found.`);
     }
+    if (!input.operator && workspaceIds.length === 0)
+      throw validationFailed([{ path: 'workspaceIds', message: 'a member needs at least one workspace' }]);
     const passwordHash = await hashPassword(input.password);
-    const user = await this.store.users.create({ email, passwordHash, workspaceIds });
+    const user = await this.store.users.create({
+      email,
+      passwordHash,
+      workspaceIds,
+      operator: input.operator === true,
+    });
     if (!user) throw new AppError('CONFLICT', 'A user with this email exists already.');
+    if (user.operator)
+      await this.store.console.audit({
+        actor,
+        action: 'operator.created',
+        workspaceId: null,
+        target: user.id,
+        details: { email: user.email },
+      });
     return user;
   }
 
@@ -86,14 +107,43 @@ export class PeopleService {
       return { kind: 'invalid' };
     }
     await this.store.users.clearFailures(accountSubject(email));
+    return this.startSession(credentials.id);
+  }
+
+  /**
+   * A one-time link that creates an operator (the first one, printed at the first start; or asked
+   * for with `platen admin setup-link`): its token, valid `ttlSeconds`, kept only as a hash.
+   */
+  async issueSetupLink(ttlSeconds = SETUP_LINK_TTL_SECONDS): Promise<string> {
+    const token = randomToken(32);
+    await this.store.console.createSetupLink(sha256Hex(token), new Date(Date.now() + ttlSeconds * 1000));
+    return token;
+  }
+
+  setupLinkValid(token: string): Promise<boolean> {
+    return this.store.console.setupLinkValid(sha256Hex(token.slice(0, 200)));
+  }
+
+  /**
+   * Redeems a setup link: the link is spent first (one caller wins, however many try), then the
+   * operator is created and signed in. INVALID_SESSION when the link is used, expired or unknown.
+   */
+  async redeemSetupLink(token: string, input: { email: string; password: string }): Promise<SignInOutcome> {
+    if (!(await this.store.console.redeemSetupLink(sha256Hex(token.slice(0, 200)))))
+      throw new AppError('INVALID_SESSION', 'This setup link was used already or has expired.');
+    const user = await this.create({ ...input, workspaceIds: [], operator: true }, 'setup-link');
+    return this.startSession(user.id);
+  }
+
+  private async startSession(userId: string): Promise<SignInOutcome> {
     const token = randomToken(32);
     await this.store.users.createSession({
       tokenHash: sha256Hex(token),
-      userId: credentials.id,
+      userId,
       csrfSecret: randomToken(32),
-      expiresAt: new Date(now + this.options.sessionTtlSeconds * 1000).toISOString(),
+      expiresAt: new Date(Date.now() + this.options.sessionTtlSeconds * 1000).toISOString(),
     });
-    return { kind: 'signed-in', token, userId: credentials.id };
+    return { kind: 'signed-in', token, userId };
   }
 
   /** The live session the cookie value names, if any. */

@@ -2,7 +2,8 @@
  * The sign-in pages: `GET /oauth/signin` (the form: labelled "Email" and "Password", a "Sign in"
  * button), `POST /oauth/signin` (checks the password within the brute-force limits, starts a new
  * session, 303 to where the person was going) and `POST /oauth/signout` (CSRF token and Origin
- * checked). `next` may only name a path under /oauth/ on this service: never an open redirect.
+ * checked). `next` may only name a path under /oauth/ or /console on this service: never an open
+ * redirect.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -19,13 +20,13 @@ const signInForm = z.object({ email: field, password: field, next: field.optiona
 const signOutForm = z.object({ csrf: field.optional() });
 const signInQuery = z.object({ next: field.optional() });
 
-/** A same-service path under /oauth/, or null. */
+/** A same-service path under /oauth/ or /console (the web console), or null. */
 export function safeNext(next: string | undefined): string | null {
-  if (!next?.startsWith('/oauth/') || next.includes('\\') || next.includes('//')) return null;
+  if (!next?.startsWith('/') || next.includes('\\') || next.includes('//')) return null;
   const url = new URL(next, 'http://platen.invalid');
-  return url.origin === 'http://platen.invalid' && url.pathname.startsWith('/oauth/')
-    ? url.pathname + url.search
-    : null;
+  const allowed =
+    url.pathname.startsWith('/oauth/') || url.pathname === '/console' || url.pathname.startsWith('/console/');
+  return url.origin === 'http://platen.invalid' && allowed ? url.pathname + url.search : null;
 }
 
 function renderSignIn(

@@ -7,7 +7,14 @@
  * failed (and refunded), is recorded with its `render.completed` / `render.failed` webhook event in
  * one transaction, and `GET /v1/renders/{id}` shows it.
  */
-import { type Actor, actorLabel, isScope, type Principal, requirePrincipal } from '../auth/index.ts';
+import {
+  type Actor,
+  actorLabel,
+  assertSameWorkspace,
+  isScope,
+  type Principal,
+  requirePrincipal,
+} from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import type { CreditService } from '../credits/service.ts';
 import type { Store } from '../store/index.ts';
@@ -128,7 +135,7 @@ export class BackgroundRenders {
   async status(principal: Principal, renderId: string): Promise<RenderJobView> {
     const job = await this.deps.store.renders.getJob(renderId);
     if (!job) throw new AppError('NOT_FOUND', 'The render was not found.');
-    if (job.workspaceId !== requirePrincipal(principal).workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    assertSameWorkspace(requirePrincipal(principal), job.workspaceId);
     return this.view(job);
   }
 

@@ -5,12 +5,15 @@
 import type { Feature } from '../http/context.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
 import type { BackgroundRenders } from './background.ts';
+import type { RenderHistory } from './history.ts';
+import { renderHistoryRoutes } from './history-routes.ts';
 import { renderRoutes, rendersTag } from './routes.ts';
 import type { RenderService } from './service.ts';
 
 export { BackgroundRenders } from './background.ts';
 export { BullRenderQueue } from './bullmq-queue.ts';
 export { createRenderQueue } from './create-queue.ts';
+export { RenderHistory } from './history.ts';
 export { JobInputLoader } from './job-inputs.ts';
 export { RenderMaintenance } from './maintenance.ts';
 export { consumes, type QueueRole, type RenderQueue } from './queue.ts';
@@ -34,4 +37,8 @@ export function rendersFeature(
   limiter: RateLimiter | null,
 ): Feature {
   return { name: 'renders', openApiTag: rendersTag, routes: renderRoutes(renders, background, limiter) };
+}
+
+export function renderHistoryFeature(history: RenderHistory): Feature {
+  return { name: 'render-history', routes: renderHistoryRoutes(history) };
 }

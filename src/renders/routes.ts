@@ -52,6 +52,7 @@ export function rateLimitKeyOf(actor: Actor): string {
   if (actor.type === 'api_key') return `key:${actor.id}`;
   if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
   if (actor.type === 'signed_url') return `url:${actor.secretId}`;
+  if (actor.type === 'person') return `person:${actor.userId}`;
   return `oauth:${actor.clientId}:${actor.userId}`;
 }
 

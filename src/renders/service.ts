@@ -6,7 +6,14 @@
  */
 
 import type { Transaction } from 'kysely';
-import { actorLabel, assetScopeOf, ownsOrShared, type Principal, tenancyOf } from '../auth/index.ts';
+import {
+  actorLabel,
+  assertSameWorkspace,
+  assetScopeOf,
+  ownsOrShared,
+  type Principal,
+  tenancyOf,
+} from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import { inSpan } from '../core/tracing.ts';
@@ -164,7 +171,7 @@ export class RenderService {
   async get(principal: Principal, outputId: string): Promise<RenderResult> {
     const output = isIdOf('render', outputId) ? await this.deps.store.renders.getOutput(outputId) : null;
     if (!output) throw new AppError('NOT_FOUND', 'The render was not found.');
-    if (output.workspaceId !== principal.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
+    assertSameWorkspace(principal, output.workspaceId);
     const result = atBase(output.result as RenderResult, this.deps.baseUrl);
     const shown = { ...result, credits: { ...result.credits, charged: 0 } };
     return output.expired ? { ...shown, url: null, expired: true } : shown;

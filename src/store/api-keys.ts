@@ -16,7 +16,11 @@ export interface ApiKeyRecord {
   scopes: string[];
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
+
+/** How stale `last_used_at` may get: a key used constantly costs one write a minute, not one a request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface CreatedApiKey extends ApiKeyRecord {
   key: string;
@@ -37,6 +41,7 @@ function toRecord(row: ApiKeysTable): ApiKeyRecord {
     scopes,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -58,6 +63,7 @@ export class ApiKeyRepository {
       scopes: JSON.stringify([...new Set(input.scopes)]),
       created_at: new Date().toISOString(),
       revoked_at: null,
+      last_used_at: null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     return { ...toRecord(row), key };
@@ -97,6 +103,17 @@ export class ApiKeyRepository {
     return { key: toRecord(keyRow), suspended: Boolean(workspace_suspended) };
   }
 
+  /** Records a use now, unless one was recorded within the resolution (one conditional write). */
+  async touch(id: string, now = new Date()): Promise<void> {
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+      .execute();
+  }
+
   async list(workspaceId: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db
       .selectFrom('api_keys')
@@ -109,12 +126,15 @@ export class ApiKeyRepository {
   }
 
   /** False when no such key exists. */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.db
+  /** Revokes the key, only within `workspaceId` when one is given. */
+  /** Revokes a key (within `workspaceId` when given); its workspace, or null when none matched. */
+  async revoke(id: string, workspaceId: string | null = null): Promise<string | null> {
+    let update = this.db
       .updateTable('api_keys')
       .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+      .where('id', '=', id);
+    if (workspaceId !== null) update = update.where('workspace_id', '=', workspaceId);
+    const row = await update.returning('workspace_id').executeTakeFirst();
+    return row?.workspace_id ?? null;
   }
 }

@@ -27,6 +27,7 @@ import { thumbnailRevisionMigration } from './migrations/007_thumbnail_revision.
 import { urlSigningSecretsMigration } from './migrations/008_url_signing_secrets.ts';
 import { renderQueueMigration } from './migrations/009_render_queue.ts';
 import { batchesMigration } from './migrations/010_batches.ts';
+import { consoleMigration } from './migrations/011_console.ts';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -60,6 +61,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '008_url_signing_secrets': urlSigningSecretsMigration,
     '009_render_queue': renderQueueMigration,
     '010_batches': batchesMigration,
+    '011_console': consoleMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -27,7 +27,7 @@ export interface EmbedWithWorkspace extends EmbedRecord {
   workspaceSuspended: boolean;
 }
 
-function toRecord(row: EmbedsTable): EmbedRecord {
+function toRecord(row: Omit<EmbedsTable, 'console'>): EmbedRecord {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -46,9 +46,9 @@ function toRecord(row: EmbedsTable): EmbedRecord {
   };
 }
 
-function toColumns(settings: Partial<EmbedSettings>): Partial<EmbedsTable> {
+function toColumns(settings: Partial<EmbedSettings>): Partial<Omit<EmbedsTable, 'console'>> {
   const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-  const columns: Partial<EmbedsTable> = {
+  const columns: Partial<Omit<EmbedsTable, 'console'>> = {
     brand_title: settings.brandTitle,
     brand_icon_url: settings.brandIconUrl,
     brand_accent_color: settings.brandAccentColor,
@@ -74,9 +74,27 @@ export class EmbedRepository {
       ...toColumns(settings),
       created_at: now,
       updated_at: now,
-    } as EmbedsTable;
+    } as Omit<EmbedsTable, 'console'>;
     await this.db.insertInto('embeds').values(row).execute();
     return toRecord(row);
+  }
+
+  /**
+   * The console's own embed of the workspace, created on first use with `settings` (a race between
+   * two first uses leaves two; either serves, and the oldest is found from then on).
+   */
+  async consoleEmbed(workspaceId: string, settings: EmbedSettings): Promise<EmbedRecord> {
+    const found = await this.db
+      .selectFrom('embeds')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('console', '=', 1)
+      .orderBy('created_at')
+      .executeTakeFirst();
+    if (found) return toRecord(found);
+    const created = await this.create(workspaceId, settings);
+    await this.db.updateTable('embeds').set({ console: 1 }).where('id', '=', created.id).execute();
+    return created;
   }
 
   async get(id: string): Promise<EmbedRecord | null> {
@@ -103,6 +121,7 @@ export class EmbedRepository {
       .selectFrom('embeds')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
+      .where('console', '=', 0)
       .orderBy('created_at')
       .orderBy('id')
       .execute();

@@ -2,13 +2,16 @@
  * The store: one repository per aggregate over one Kysely database (SQLite or PostgreSQL).
  * Nothing above this folder writes SQL.
  */
+
 import { ApiKeyRepository } from './api-keys.ts';
 import { AssetRepository } from './assets.ts';
 import { BatchRepository } from './batches.ts';
+import { ConsoleRepository } from './console.ts';
 import { type DatabaseHandle, type OpenDatabaseOptions, openDatabase } from './db.ts';
 import { EmbedRepository } from './embeds.ts';
 import { MetaRepository } from './meta.ts';
 import { OAuthRepository } from './oauth.ts';
+import { RenderHistoryRepository } from './render-history.ts';
 import { RenderQueueRepository } from './render-queue.ts';
 import { RenderRepository } from './renders.ts';
 import { TemplateRepository } from './templates.ts';
@@ -27,6 +30,7 @@ export interface Store {
   assets: AssetRepository;
   meta: MetaRepository;
   renders: RenderRepository;
+  renderHistory: RenderHistoryRepository;
   renderQueue: RenderQueueRepository;
   batches: BatchRepository;
   embeds: EmbedRepository;
@@ -34,6 +38,7 @@ export interface Store {
   users: UserRepository;
   oauth: OAuthRepository;
   urlSecrets: UrlSecretRepository;
+  console: ConsoleRepository;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -50,6 +55,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),
     renders: new RenderRepository(db, handle.dialect),
+    renderHistory: new RenderHistoryRepository(db),
     renderQueue: new RenderQueueRepository(db, handle.dialect),
     batches: new BatchRepository(db),
     embeds: new EmbedRepository(db),
@@ -57,6 +63,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     users: new UserRepository(db),
     oauth: new OAuthRepository(db),
     urlSecrets: new UrlSecretRepository(db),
+    console: new ConsoleRepository(db),
     ping: async () => {
       await db.selectFrom('platen_meta').select('key').limit(1).execute();
     },

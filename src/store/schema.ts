@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** When a request last used it (written at most once a minute). */
+  last_used_at: string | null;
 }
 
 export interface TemplatesTable {
@@ -141,6 +143,8 @@ export interface EmbedsTable {
   mint_requires_api_key: number;
   created_at: string;
   updated_at: string;
+  /** 1 for the console's own embed of the workspace (hidden from lists). */
+  console: Generated<number>;
 }
 
 export interface WebhooksTable {
@@ -191,9 +195,29 @@ export interface UsersTable {
   email: string;
   /** PHC string (`$argon2id$v=19$m=…,t=…,p=…$…`): the parameters travel with the hash. */
   password_hash: string;
+  /** 1: an operator (manages every workspace and the users), 0: a member of its workspaces. */
+  operator: Generated<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+}
+
+export interface SetupLinksTable {
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** Who: `person:<user id>`, `operator-token`, `setup-link` */
+  actor: string;
+  action: string;
+  workspace_id: string | null;
+  target: string | null;
+  details: string | null;
 }
 
 export interface UserWorkspacesTable {
@@ -332,6 +356,8 @@ export interface Database {
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   users: UsersTable;
+  setup_links: SetupLinksTable;
+  audit_log: AuditLogTable;
   user_workspaces: UserWorkspacesTable;
   web_sessions: WebSessionsTable;
   signin_failures: SigninFailuresTable;

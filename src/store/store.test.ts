@@ -154,7 +154,9 @@ for (const backend of backends) {
         expect(JSON.stringify(rows)).not.toContain(created.key);
         expect((await store.apiKeys.findActive(created.key))?.scopes).toEqual(['template:read']);
         expect(await store.apiKeys.findActive(`${created.key}x`)).toBeNull();
-        await store.apiKeys.revoke(created.id);
+        expect(await store.apiKeys.revoke(created.id, 'ws_other')).toBeNull();
+        expect(await store.apiKeys.findActive(created.key)).not.toBeNull();
+        expect(await store.apiKeys.revoke(created.id)).toBe(ws.id);
         expect(await store.apiKeys.findActive(created.key)).toBeNull();
         expect((await store.apiKeys.list(ws.id))[0]?.revokedAt).not.toBeNull();
       });

@@ -3,13 +3,15 @@
  * sessions (kept as the SHA-256 of the cookie value, with an expiry) and the sign-in failures the
  * brute-force limits count. Plain data in and out: the rules live in src/people.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { newId, randomToken } from '../core/ids.ts';
 import type { Database, UsersTable } from './schema.ts';
 
 export interface User {
   id: string;
   email: string;
+  /** Manages every workspace and the users (the console); a member sees only `workspaceIds`. */
+  operator: boolean;
   workspaceIds: string[];
   createdAt: string;
 }
@@ -37,7 +39,12 @@ export class UserRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The new user, or null when the email is taken. Workspaces must exist (checked by the caller). */
-  async create(input: { email: string; passwordHash: string; workspaceIds: string[] }): Promise<User | null> {
+  async create(input: {
+    email: string;
+    passwordHash: string;
+    workspaceIds: string[];
+    operator?: boolean;
+  }): Promise<User | null> {
     const now = new Date().toISOString();
     const id = newId('user');
     try {
@@ -48,6 +55,7 @@ export class UserRepository {
             id,
             email: input.email,
             password_hash: input.passwordHash,
+            operator: input.operator ? 1 : 0,
             created_at: now,
             updated_at: now,
             deleted_at: null,
@@ -64,7 +72,13 @@ export class UserRepository {
       if (isUniqueViolation(error)) return null;
       throw error;
     }
-    return { id, email: input.email, workspaceIds: input.workspaceIds, createdAt: now };
+    return {
+      id,
+      email: input.email,
+      operator: input.operator === true,
+      workspaceIds: input.workspaceIds,
+      createdAt: now,
+    };
   }
 
   async get(id: string): Promise<User | null> {
@@ -111,7 +125,7 @@ export class UserRepository {
     return rows.map((r) => ({ id: r.id, name: r.name, suspended: Boolean(r.suspended) }));
   }
 
-  private async withWorkspaces(row: UsersTable): Promise<User> {
+  private async withWorkspaces(row: Selectable<UsersTable>): Promise<User> {
     const memberships = await this.db
       .selectFrom('user_workspaces')
       .select('workspace_id')
@@ -121,6 +135,7 @@ export class UserRepository {
     return {
       id: row.id,
       email: row.email,
+      operator: Number(row.operator) === 1,
       workspaceIds: memberships.map((m) => m.workspace_id),
       createdAt: row.created_at,
     };

@@ -393,6 +393,33 @@ export class WebhookRepository {
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * Queues a message of the webhook again, due now, as the same message (same `webhook-id`, so a
+   * receiver that already has it can tell). 'busy' while it is still pending or in flight.
+   */
+  async redeliver(webhookId: string, messageId: string): Promise<'queued' | 'busy' | 'missing'> {
+    const row = await this.db
+      .selectFrom('webhook_outbox')
+      .select('status')
+      .where('id', '=', messageId)
+      .where('webhook_id', '=', webhookId)
+      .executeTakeFirst();
+    if (!row) return 'missing';
+    const result = await this.db
+      .updateTable('webhook_outbox')
+      .set({
+        status: 'pending',
+        next_attempt_at: new Date().toISOString(),
+        locked_until: null,
+        finished_at: null,
+      })
+      .where('id', '=', messageId)
+      .where('webhook_id', '=', webhookId)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0 ? 'queued' : 'busy';
+  }
+
   /** The attempts log of a webhook, newest first. */
   async deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
     const rows = await this.db

@@ -15,7 +15,8 @@ export interface StudioBundle {
   state(): BundleState;
 }
 
-const isBuilt = (dir: string) => existsSync(join(dir, 'index.html')) && existsSync(join(dir, 'embed.js'));
+const isBuilt = (dir: string) =>
+  ['index.html', 'console.html', 'embed.js'].every((file) => existsSync(join(dir, file)));
 
 let building: Promise<void> | null = null;
 

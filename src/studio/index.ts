@@ -1,5 +1,5 @@
 /**
- * Serves the studio: the shell's HTML at `/studio/:embedId` (framed by customers' pages, so
+ * Serves the studio and the console: the console's page at `/console/`; the shell's HTML at `/studio/:embedId` (framed by customers' pages, so
  * `frame-ancestors *`, with a CSP that lets it reach only its own origin), the hashed bundle under
  * `/studio/assets/*` (immutable), the `/embed.js` loader, and the very TTF/WOFF2 files the server
  * renders with at `/studio/fonts/*`. Unknown embeds still get the shell, which shows a message
@@ -26,6 +26,12 @@ export const STUDIO_CSP = [
   "object-src 'none'",
   'frame-ancestors *',
 ].join('; ');
+
+/** The console: the studio's policy, but never framed by anyone, and framing the studio itself. */
+export const CONSOLE_CSP = STUDIO_CSP.replace(
+  'frame-ancestors *',
+  "frame-src 'self'; frame-ancestors 'none'",
+);
 
 const EMBED_ID = /^emb_[A-Za-z0-9]{1,64}$/;
 // One path segment of safe characters: no slash, no dot-dot, nothing the OS would interpret.
@@ -98,6 +104,19 @@ export function studioFeature(options: StudioOptions = {}): Feature {
           .header('content-security-policy', STUDIO_CSP)
           .header('x-content-type-options', 'nosniff')
           .header('referrer-policy', 'no-referrer')
+          .send(html);
+      });
+
+      // The console's shell (its screens route by the URL's fragment, so this is its only page).
+      app.get('/console/', route, async (_request, reply) => {
+        if (bundle.state().kind !== 'ready') return unavailable(reply, bundle);
+        const html = await readFile(join(bundle.dir, 'console.html'), 'utf8');
+        return reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .header('content-security-policy', CONSOLE_CSP)
+          .header('x-content-type-options', 'nosniff')
+          .header('referrer-policy', 'same-origin')
           .send(html);
       });
 

@@ -5,6 +5,9 @@
  */
 import type { Feature } from '../http/context.ts';
 import { webhookRoutes, webhooksTag } from './routes.ts';
+
+export { createWebhookBody, patchWebhookBody } from './routes.ts';
+
 import type { WebhookService } from './service.ts';
 
 export { afterFailure, type BackoffPolicy, DEFAULT_BACKOFF } from './backoff.ts';

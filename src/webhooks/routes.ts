@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { WEBHOOK_EVENTS, type WebhookService } from './service.ts';
 
@@ -58,8 +59,10 @@ const deliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 
 const idParams = z.object({ id: z.string().max(200) });
-const createBody = z.object({ url: urlSchema, events: eventsSchema }).strict();
-const patchBody = z.object({ url: urlSchema.optional(), events: eventsSchema.optional() }).strict();
+export const createWebhookBody = z.object({ url: urlSchema, events: eventsSchema }).strict();
+export const patchWebhookBody = z
+  .object({ url: urlSchema.optional(), events: eventsSchema.optional() })
+  .strict();
 const deliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) }).strict();
 
 export function webhookRoutes(webhooks: WebhookService) {
@@ -79,7 +82,7 @@ export function webhookRoutes(webhooks: WebhookService) {
             'https and resolve to a public address (400 `VALIDATION_FAILED` otherwise).',
           tag,
           params: idParams,
-          body: createBody,
+          body: createWebhookBody,
           response: { 201: webhookWithSecretSchema },
           errors: [400, 401, 404, 413, 415],
         }),
@@ -129,7 +132,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           summary: 'Change the URL or event types of a webhook',
           tag,
           params: idParams,
-          body: patchBody,
+          body: patchWebhookBody,
           response: { 200: webhookSchema },
           errors: [400, 401, 404, 413, 415],
         }),
@@ -174,7 +177,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [401, 404],
         }),
       },
-      async (request) => webhooks.rotateSecret(request.params.id),
+      async (request) => webhooks.rotateSecret(request.params.id, auditActorOf(request.principal)),
     );
 
     app.get(
@@ -192,6 +195,29 @@ export function webhookRoutes(webhooks: WebhookService) {
         }),
       },
       async (request) => ({ items: await webhooks.deliveries(request.params.id, request.query.limit) }),
+    );
+
+    app.post(
+      '/admin/v1/webhooks/:id/messages/:messageId/redeliver',
+      {
+        config,
+        schema: operation({
+          id: 'redeliverWebhookMessage',
+          summary: 'Send a message again',
+          description:
+            "Queues a delivered or failed message (a delivery's `messageId`) again, due now, with the " +
+            'same `webhook-id`, signed with the current secret. 409 while it is still on its way.',
+          tag,
+          params: z.object({ id: z.string().max(200), messageId: z.string().max(200) }),
+          bodyRequired: false,
+          response: { 202: z.object({ queued: z.literal(true) }) },
+          errors: [401, 404, 409],
+        }),
+      },
+      async (request, reply) => {
+        await webhooks.redeliver(request.params.id, request.params.messageId);
+        return reply.status(202).send({ queued: true });
+      },
     );
   };
 }

@@ -74,41 +74,66 @@ export class WebhookService {
     return (await this.store.webhooks.listByWorkspace(workspaceId)).map(view);
   }
 
-  async get(id: string): Promise<WebhookView> {
-    return view(await this.live(id));
+  // `within`, on every method by id: the one workspace the caller may manage (null: any).
+  async get(id: string, within: string | null = null): Promise<WebhookView> {
+    return view(await this.live(id, within));
   }
 
-  async update(id: string, patch: { url?: string; events?: readonly string[] }): Promise<WebhookView> {
+  async update(
+    id: string,
+    patch: { url?: string; events?: readonly string[] },
+    within: string | null = null,
+  ): Promise<WebhookView> {
+    await this.live(id, within);
     const events = patch.events === undefined ? undefined : this.checkEvents(patch.events);
     const url = patch.url === undefined ? undefined : await this.checkUrl(patch.url);
-    await this.live(id);
     const updated = await this.store.webhooks.update(id, { url, events });
     if (!updated) throw notFound();
     return view(updated);
   }
 
   /** Deletes the webhook; events it had not delivered yet are dropped. */
-  async remove(id: string): Promise<void> {
-    if (!isIdOf('webhook', id) || !(await this.store.webhooks.softDelete(id))) throw notFound();
+  async remove(id: string, within: string | null = null): Promise<void> {
+    await this.live(id, within);
+    if (!(await this.store.webhooks.softDelete(id))) throw notFound();
   }
 
   /** A new secret, shown once; every later attempt (retries included) is signed with it. */
-  async rotateSecret(id: string): Promise<WebhookWithSecret> {
-    await this.live(id);
+  async rotateSecret(
+    id: string,
+    actor = 'operator-token',
+    within: string | null = null,
+  ): Promise<WebhookWithSecret> {
+    await this.live(id, within);
     const rotated = await this.store.webhooks.rotateSecret(id, newSecret());
     if (!rotated) throw notFound();
+    await this.store.console.audit({
+      actor,
+      action: 'webhook.secret_rotated',
+      workspaceId: rotated.workspaceId,
+      target: id,
+      details: null,
+    });
     return { ...view(rotated), secret: rotated.secret };
   }
 
   /** Delivery attempts, newest first. */
-  async deliveries(id: string, limit: number): Promise<DeliveryRecord[]> {
-    await this.live(id);
+  async deliveries(id: string, limit: number, within: string | null = null): Promise<DeliveryRecord[]> {
+    await this.live(id, within);
     return this.store.webhooks.deliveries(id, limit);
   }
 
-  private async live(id: string) {
+  /** Sends a delivered or failed message again (409 while it is still on its way). */
+  async redeliver(id: string, messageId: string, within: string | null = null): Promise<void> {
+    await this.live(id, within);
+    const outcome = await this.store.webhooks.redeliver(id, messageId);
+    if (outcome === 'missing') throw new AppError('NOT_FOUND', 'The message was not found.');
+    if (outcome === 'busy') throw new AppError('CONFLICT', 'The message is still being delivered.');
+  }
+
+  private async live(id: string, within: string | null = null) {
     const found = isIdOf('webhook', id) ? await this.store.webhooks.get(id) : null;
-    if (!found) throw notFound();
+    if (!found || (within !== null && found.workspaceId !== within)) throw notFound();
     return found;
   }
 

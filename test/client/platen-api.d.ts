@@ -135,6 +135,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent renders
+         * @description Newest first, with status, format, files, credits and where the render came from. Identical repeats are not listed again: they are the same render.
+         */
+        get: operations["listRenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Renders and credits per day
+         * @description Finished renders of the last `days` days (UTC, today included), per day, format and source.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates/{id}/image.png": {
         parameters: {
             query?: never;
@@ -747,6 +787,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/webhooks/{id}/messages/{messageId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message again
+         * @description Queues a delivered or failed message (a delivery's `messageId`) again, due now, with the same `webhook-id`, signed with the current secret. 409 while it is still on its way.
+         */
+        post: operations["redeliverWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/users": {
         parameters: {
             query?: never;
@@ -759,7 +819,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user who may sign in and approve clients for their workspaces
-         * @description A taken email answers 409 `CONFLICT`; an unknown workspace 404 `NOT_FOUND`.
+         * @description A taken email answers 409 `CONFLICT`; an unknown workspace 404 `NOT_FOUND`; a member without a workspace 400.
          */
         post: operations["createUser"];
         delete?: never;
@@ -777,6 +837,23 @@ export interface paths {
         };
         /** Get a user */
         get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log of sensitive actions, newest first */
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -818,6 +895,8 @@ export interface components {
             scopes: ("template:read" | "template:write" | "render:write" | "asset:read" | "asset:write")[];
             createdAt: string;
             revokedAt: string | null;
+            /** @description When a request last used the key (to the minute); null if never */
+            lastUsedAt: string | null;
         };
         NewApiKey: {
             id: string;
@@ -827,6 +906,8 @@ export interface components {
             scopes: ("template:read" | "template:write" | "render:write" | "asset:read" | "asset:write")[];
             createdAt: string;
             revokedAt: string | null;
+            /** @description When a request last used the key (to the minute); null if never */
+            lastUsedAt: string | null;
             /** @description The key itself: shown in this response only */
             key: string;
         };
@@ -952,6 +1033,62 @@ export interface components {
             token: string;
             expiresAt: string;
         };
+        Webhook: {
+            id: string;
+            workspaceId: string;
+            url: string;
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookWithSecret: {
+            id: string;
+            workspaceId: string;
+            url: string;
+            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
+            createdAt: string;
+            updatedAt: string;
+            /** @description `whsec_…`: the signing secret, shown in this response only */
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description The `webhook-id` header: the same for every attempt of one event */
+            messageId: string;
+            /** @description `template.create` or `template.update` */
+            eventType: string;
+            /** @description 1 for the first attempt of that message */
+            attempt: number;
+            /** @description The receiver's HTTP status; null when none came */
+            statusCode: number | null;
+            /** @description A 2xx answer */
+            ok: boolean;
+            latencyMs: number;
+            /** @description Why it failed: an HTTP status, a timeout, a refused address… */
+            error: string | null;
+            createdAt: string;
+        };
+        AuditEntry: {
+            id: string;
+            at: string;
+            /** @description `person:<user id>` for someone signed in, `operator-token` for the operator token, `bootstrap` for the first key, `setup-link` for the first operator */
+            actor: string;
+            /** @description `api_key.created`, `api_key.revoked`, `webhook.secret_rotated`, `operator.created` */
+            action: string;
+            workspaceId: string | null;
+            /** @description The id acted on */
+            target: string | null;
+            details: unknown;
+        };
+        User: {
+            id: string;
+            email: string;
+            /** @description Manages every workspace and the users in the console */
+            operator: boolean;
+            /** @description In the order given; the consent page preselects the first */
+            workspaceIds: string[];
+            createdAt: string;
+        };
         Template: {
             id: string;
             name: string;
@@ -990,13 +1127,6 @@ export interface components {
                 url: string;
             }[];
         };
-        User: {
-            id: string;
-            email: string;
-            /** @description In the order given; the consent page preselects the first */
-            workspaceIds: string[];
-            createdAt: string;
-        };
         UrlSigningSecret: {
             id: string;
             workspaceId: string;
@@ -1024,41 +1154,6 @@ export interface components {
             previousValidUntil: string | null;
             /** @description `urlsec_…`: the signing key, shown in this response only */
             secret: string;
-        };
-        Webhook: {
-            id: string;
-            workspaceId: string;
-            url: string;
-            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
-            createdAt: string;
-            updatedAt: string;
-        };
-        WebhookWithSecret: {
-            id: string;
-            workspaceId: string;
-            url: string;
-            events: ("template.create" | "template.update" | "render.completed" | "render.failed" | "batch.completed")[];
-            createdAt: string;
-            updatedAt: string;
-            /** @description `whsec_…`: the signing secret, shown in this response only */
-            secret: string;
-        };
-        WebhookDelivery: {
-            id: string;
-            /** @description The `webhook-id` header: the same for every attempt of one event */
-            messageId: string;
-            /** @description `template.create` or `template.update` */
-            eventType: string;
-            /** @description 1 for the first attempt of that message */
-            attempt: number;
-            /** @description The receiver's HTTP status; null when none came */
-            statusCode: number | null;
-            /** @description A 2xx answer */
-            ok: boolean;
-            latencyMs: number;
-            /** @description Why it failed: an HTTP status, a timeout, a refused address… */
-            error: string | null;
-            createdAt: string;
         };
     };
     responses: never;
@@ -1877,6 +1972,141 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRenders: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            templateId: string;
+                            /** @enum {string} */
+                            status: "pending" | "done" | "failed";
+                            format: string;
+                            files: number;
+                            /** @description Credits charged (a failed render is refunded: see the ledger). */
+                            credits: number;
+                            /**
+                             * @description Who asked: an API key, an embed session, an MCP client (OAuth), a signed URL, the console.
+                             * @enum {string}
+                             */
+                            source: "api" | "embed" | "mcp" | "url" | "console" | "other";
+                            /** @description The first file; null until done and once retention removed it. */
+                            url: string | null;
+                            errorCode: string | null;
+                            createdAt: string;
+                            finishedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The first day counted (UTC, YYYY-MM-DD). */
+                        since: string;
+                        days: {
+                            day: string;
+                            format: string;
+                            /**
+                             * @description Who asked: an API key, an embed session, an MCP client (OAuth), a signed URL, the console.
+                             * @enum {string}
+                             */
+                            source: "api" | "embed" | "mcp" | "url" | "console" | "other";
+                            renders: number;
+                            credits: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5137,6 +5367,68 @@ export interface operations {
             };
         };
     };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        queued: true;
+                    };
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: never;
@@ -5194,7 +5486,10 @@ export interface operations {
                     email: string;
                     /** @description At least 8 characters; stored as an argon2id hash */
                     password: string;
+                    /** @description At least one, unless `operator` (an operator manages every workspace) */
                     workspaceIds: string[];
+                    /** @default false */
+                    operator?: boolean;
                 };
             };
         };
@@ -5295,6 +5590,59 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditEntry"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,7 +16,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} is not installed`;
 
 export async function ensureStudioBuilt(): Promise<void> {
-  if (!existsSync(join(DEFAULT_DIST_DIR, 'index.html')) || !existsSync(join(DEFAULT_DIST_DIR, 'embed.js')))
+  if (!['index.html', 'console.html', 'embed.js'].every((file) => existsSync(join(DEFAULT_DIST_DIR, file))))
     await buildStudio(DEFAULT_DIST_DIR);
 }
 

@@ -1,0 +1,92 @@
+/**
+ * The console's door to the service: its own API (`/console/api`), the machine API (`/v1`, naming
+ * the workspace) and, for operators, the operator API, all with the session cookie and the CSRF
+ * token of `GET /console/api/session` on every call. Errors carry the contract's code.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrf = '';
+export const setCsrf = (token: string) => {
+  csrf = token;
+};
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw bytes (an upload) with their type, instead of JSON. */
+  file?: File;
+  /** For `/v1`: the workspace acted in. */
+  workspaceId?: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { 'x-platen-csrf': csrf };
+  if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
+  let body: BodyInit | undefined;
+  if (options.file) {
+    headers['content-type'] = options.file.type || 'application/octet-stream';
+    body = options.file;
+  } else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body, cache: 'no-store', credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The service could not be reached. Check the connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = isRecord(json) && isRecord(json.error) ? json.error : {};
+    const code = typeof error.code === 'string' ? error.code : `HTTP_${response.status}`;
+    const message = typeof error.message === 'string' ? error.message : response.statusText;
+    throw new ApiError(response.status, code, message);
+  }
+  return json as T;
+}
+
+export const consoleApi = (workspaceId: string, rest = '') =>
+  `/console/api/workspaces/${encodeURIComponent(workspaceId)}${rest}`;
+
+export interface Workspace {
+  id: string;
+  name: string;
+  creditBalance: number;
+  suspended: boolean;
+}
+
+export interface Session {
+  user: { id: string; email: string; operator: boolean };
+  workspaces: Workspace[];
+  csrfToken: string;
+}
+
+export interface TemplateRecord {
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  pageCount: number;
+  revision: number;
+  shared: boolean;
+  ownerUserId: string | null;
+  thumbnailUrl: string | null;
+  updatedAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
