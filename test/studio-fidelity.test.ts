@@ -245,8 +245,12 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
     await server?.close();
   });
 
-  /** The canvas backing store as PNG bytes, once two reads in a row agree (fonts and images loaded). */
+  /**
+   * The canvas backing store as PNG bytes, once the studio says the drawing has settled (fonts and
+   * images loaded: `aria-busy="false"`) and two reads in a row agree.
+   */
   async function canvasPng(frame: Frame): Promise<PNG> {
+    await frame.locator('canvas[role="img"][aria-busy="false"]').waitFor({ timeout: 30_000 });
     const read = () =>
       frame.evaluate(() => {
         const canvas = document.querySelector<HTMLCanvasElement>('canvas[role="img"]');

@@ -61,6 +61,7 @@ export function Stage({
       const shown = shownCache.get(s.draft ?? s.doc, mods, s.editingTextId);
       const problem =
         renderer.draw(target, shown.page, s.zoom, window.devicePixelRatio || 1) ?? shown.problem;
+      target.setAttribute('aria-busy', renderer.settled ? 'false' : 'true');
       if (problem !== lastProblem) {
         lastProblem = problem;
         onProblem(problem);

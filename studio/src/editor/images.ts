@@ -20,6 +20,8 @@ export class ImageCache {
   private placeholders: { loading: Drawable; failed: Drawable } | null = null;
   /** Bumps whenever an image settles, so layouts made with placeholders are redone. */
   revision = 0;
+  /** Images asked for that have neither loaded nor failed yet. */
+  loading = 0;
 
   constructor(
     private readonly load: (src: string) => Promise<Drawable>,
@@ -54,6 +56,7 @@ export class ImageCache {
       const created: Entry = { state: 'loading', image: null };
       entry = created;
       cache.set(key, created);
+      this.loading++;
       start().then(
         (image) => this.settle(created, 'ready', image),
         () => this.settle(created, 'failed', null),
@@ -66,6 +69,7 @@ export class ImageCache {
   private settle(entry: Entry, state: Entry['state'], image: Drawable | null): void {
     entry.state = state;
     entry.image = image;
+    this.loading--;
     this.revision++;
     this.onSettled();
   }

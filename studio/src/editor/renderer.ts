@@ -35,8 +35,12 @@ export class PageRenderer {
   /** Uploaded family names (lower case) of the workspace, once the shell has listed them. */
   private workspaceFamilies = new Set<string>();
   private fontsRegistered = false;
+  /** Until the document's fonts have loaded or failed. */
+  private fontsPending = true;
   /** Faces asked for after the first load (a family or weight picked in the panel). */
   private readonly requestedFaces = new Set<string>();
+  /** Of those, the ones still loading. */
+  private facesLoading = 0;
 
   constructor(private readonly options: RendererOptions) {
     this.images = new ImageCache(options.loadImage, options.invalidate);
@@ -47,9 +51,14 @@ export class PageRenderer {
         this.fonts = bundledFontCatalog(aliases);
         this.workspaceFamilies = new Set(aliases.map(([family]) => family.trim().toLowerCase()));
         this.fontsRegistered = true;
+        this.fontsPending = false;
         this.fontsChanged();
       },
-      () => undefined,
+      () => {
+        // Without the font files text draws in the browser's fallbacks: nothing more will arrive.
+        this.fontsPending = false;
+        options.invalidate();
+      },
     );
   }
 
@@ -72,22 +81,37 @@ export class PageRenderer {
       if (this.requestedFaces.has(key)) continue;
       this.requestedFaces.add(key);
       if (this.workspaceFamilies.has(el.fontFamily.trim().toLowerCase())) {
-        this.options.fonts.loadFamily(el.fontFamily).then(
-          (added) => {
-            if (added) this.fontsChanged();
-          },
-          () => undefined,
-        );
+        this.awaitFace(this.options.fonts.loadFamily(el.fontFamily).then((added) => added));
         continue;
       }
       if (document.fonts.check(key)) continue;
-      document.fonts.load(key).then(
-        (faces) => {
-          if (faces.length > 0) this.fontsChanged();
-        },
-        () => undefined,
-      );
+      this.awaitFace(document.fonts.load(key).then((faces) => faces.length > 0));
     }
+  }
+
+  /** Draws again once a face loads (`loaded` true); a face that fails leaves text to the fallbacks. */
+  private awaitFace(loading: Promise<boolean>): void {
+    this.facesLoading++;
+    loading.then(
+      (loaded) => {
+        this.facesLoading--;
+        if (loaded) this.fontsChanged();
+        else this.options.invalidate();
+      },
+      () => {
+        this.facesLoading--;
+        this.options.invalidate();
+      },
+    );
+  }
+
+  /**
+   * True once what the last drawing needed has arrived or failed (fonts, faces asked for later,
+   * images): a later draw of the same page gives the same pixels. Shown as the canvas's
+   * `aria-busy`, which is also what browser tests wait for before comparing pixels.
+   */
+  get settled(): boolean {
+    return !this.fontsPending && this.facesLoading === 0 && this.images.loading === 0;
   }
 
   /** Draws `page` into `canvas` (resized to fit); returns why the layout failed, or null. */

@@ -175,6 +175,7 @@ function Preview({ workspaceId, document: doc }: { workspaceId: string; document
       const zoom = Math.min(1, 560 / page.width, 420 / page.height);
       const failure = renderer.draw(canvas.current, page, zoom, window.devicePixelRatio || 1);
       canvas.current.style.width = `${Math.round(page.width * zoom)}px`;
+      canvas.current.setAttribute('aria-busy', renderer.settled ? 'false' : 'true');
       setError(failure ? new Error(failure) : null);
     } catch (caught) {
       setError(caught);
