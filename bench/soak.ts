@@ -75,7 +75,7 @@ const totalErrors = Object.values(run.stats).reduce((sum, s) => sum + s.errors, 
 const flat = (t: { slope: number; mean: number }) => t.slope * minutes < Math.max(40, t.mean * 0.1);
 findings.push(
   { check: 'zero errors', ok: totalErrors === 0, detail: `${totalErrors} errors` },
-  { check: 'the rate was met (nothing shed)', ok: run.shed === 0, detail: `${run.shed} shed` },
+  rateCheck(),
   { check: 'service RSS flat', ok: flat(serviceTrend), detail: describe(serviceTrend, 'MB') },
   { check: 'render processes RSS flat', ok: flat(renderTrend), detail: describe(renderTrend, 'MB') },
   { check: 'file descriptors flat', ok: fdTrend.slope * minutes < 20, detail: describe(fdTrend, 'fds') },
@@ -104,6 +104,21 @@ process.stdout.write(
   failed.length ? `soak FAILED: ${failed.map((f) => f.check).join('; ')}\n` : 'soak passed\n',
 );
 process.exit(failed.length ? 1 : 0);
+
+/**
+ * The full soak claims the capacity: nothing may be shed. The quick run checks correctness and
+ * leaks on CI's shared machine, where a neighbour's burst can stall the generator for a moment:
+ * it allows up to 1% shed (the operations it did start must still all be right).
+ */
+function rateCheck(): Finding {
+  const started = Object.values(run.stats).reduce((sum, s) => sum + s.count, 0) + run.shed;
+  const allowed = quick ? Math.floor(started * 0.01) : 0;
+  return {
+    check: quick ? 'the rate was met (at most 1% shed)' : 'the rate was met (nothing shed)',
+    ok: run.shed <= allowed,
+    detail: `${run.shed} shed of ${started}`,
+  };
+}
 
 function describe(t: { slope: number; mean: number; first: number; last: number }, unit: string): string {
   return `${t.first} → ${t.last} ${unit}, slope ${t.slope.toFixed(2)} ${unit}/min, mean ${t.mean.toFixed(0)}`;
