@@ -73,18 +73,8 @@ export interface Session {
   csrfToken: string;
 }
 
-export interface TemplateRecord {
-  id: string;
-  name: string;
-  width: number;
-  height: number;
-  pageCount: number;
-  revision: number;
-  shared: boolean;
-  ownerUserId: string | null;
-  thumbnailUrl: string | null;
-  updatedAt: string;
-}
+/** The template record the studio knows already (the same `/v1/templates` shape). */
+export type { TemplateRecord } from '../api.ts';
 
 export interface Page<T> {
   items: T[];

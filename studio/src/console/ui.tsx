@@ -146,3 +146,27 @@ export function useAction(): [unknown, boolean, (run: () => Promise<void>) => Pr
 }
 
 export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** A labelled group of checkboxes choosing some of `options` (API key scopes, webhook events). */
+export function Choices(props: {
+  legend: string;
+  options: readonly string[];
+  chosen: readonly string[];
+  onChange(chosen: string[]): void;
+}) {
+  const toggle = (option: string) =>
+    props.onChange(
+      props.chosen.includes(option) ? props.chosen.filter((o) => o !== option) : [...props.chosen, option],
+    );
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((option) => (
+        <label key={option} class="console-check">
+          <input type="checkbox" checked={props.chosen.includes(option)} onChange={() => toggle(option)} />{' '}
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

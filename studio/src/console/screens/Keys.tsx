@@ -1,7 +1,7 @@
 /** API keys: create (the key shown once, with a copy button), scopes, last used, revoke. */
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
-import { Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
+import { Choices, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
 
 const SCOPES = ['template:read', 'template:write', 'render:write', 'asset:read', 'asset:write'];
 
@@ -43,10 +43,6 @@ export function KeysScreen({ workspaceId }: { workspaceId: string }) {
       keys.reload();
     });
   };
-  const toggle = (scope: string) =>
-    setScopes((current) =>
-      current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope],
-    );
 
   return (
     <section aria-labelledby="keys-title">
@@ -62,15 +58,7 @@ export function KeysScreen({ workspaceId }: { workspaceId: string }) {
           maxLength={200}
           placeholder="Production backend"
         />
-        <fieldset>
-          <legend>Scopes</legend>
-          {SCOPES.map((scope) => (
-            <label key={scope} class="console-check">
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />{' '}
-              {scope}
-            </label>
-          ))}
-        </fieldset>
+        <Choices legend="Scopes" options={SCOPES} chosen={scopes} onChange={setScopes} />
         <button type="submit" class="primary" disabled={busy || scopes.length === 0}>
           Create key
         </button>

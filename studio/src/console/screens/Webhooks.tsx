@@ -1,7 +1,7 @@
 /** Webhooks: create (the secret shown once), rotate the secret, and the delivery log with "redeliver". */
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
-import { CopyButton, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
+import { Choices, CopyButton, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
 
 const EVENTS = ['template.create', 'template.update', 'render.completed', 'render.failed', 'batch.completed'];
 
@@ -45,8 +45,6 @@ export function WebhooksScreen({ workspaceId }: { workspaceId: string }) {
       hooks.reload();
     });
   };
-  const toggle = (name: string) =>
-    setEvents((current) => (current.includes(name) ? current.filter((e) => e !== name) : [...current, name]));
 
   return (
     <section aria-labelledby="webhooks-title">
@@ -63,14 +61,7 @@ export function WebhooksScreen({ workspaceId }: { workspaceId: string }) {
           onInput={(e) => setUrl(e.currentTarget.value)}
           placeholder="https://example.com/platen"
         />
-        <fieldset>
-          <legend>Events</legend>
-          {EVENTS.map((name) => (
-            <label key={name} class="console-check">
-              <input type="checkbox" checked={events.includes(name)} onChange={() => toggle(name)} /> {name}
-            </label>
-          ))}
-        </fieldset>
+        <Choices legend="Events" options={EVENTS} chosen={events} onChange={setEvents} />
         <button type="submit" class="primary" disabled={busy || events.length === 0}>
           Add webhook
         </button>
