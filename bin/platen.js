@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The `platen` command. Source runs through tsx (no build step), like `npm start`.
-import { register } from 'tsx/esm/api';
+// The `platen` command: the JavaScript compiled from src/ by `npm run build` (which `npm ci` runs
+// through `prepare`); no TypeScript compiler is loaded. Stack traces point at the .ts lines.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/index.ts');
+process.setSourceMapsEnabled(true);
+const entry = new URL('../dist/cli/index.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('platen: not built yet; run `npm run build` (npm ci runs it through prepare)\n');
+  process.exit(1);
+}
+await import(entry.href);

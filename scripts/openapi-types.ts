@@ -1,6 +1,6 @@
 /**
  * The TypeScript types of the OpenAPI document (openapi-typescript), exactly as committed in
- * test/client/platen-api.d.ts. `npm run openapi:types` writes them; test/openapi-client.test.ts
+ * clients/typescript/src/openapi.ts. `npm run openapi:types` writes them; test/openapi-client.test.ts
  * regenerates them from the running service and fails when the committed file is stale.
  */
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const TYPES_PATH = join(ROOT, 'test/client/platen-api.d.ts');
+export const TYPES_PATH = join(ROOT, 'clients/typescript/src/openapi.ts');
 
 export async function openApiTypes(document: object): Promise<string> {
   const ast = await openapiTS(document as OpenAPI3);

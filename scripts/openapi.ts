@@ -2,7 +2,7 @@
  * Writes the OpenAPI document the service serves at `/openapi.json` to test/.tmp/openapi.json (or
  * the path given), without listening on a port: the app is built on a throwaway data directory,
  * asked for `/openapi.json` through `app.inject`, then closed and the directory removed. With
- * `--types` it also writes the client types (test/client/platen-api.d.ts).
+ * `--types` it also writes the client types (clients/typescript/src/openapi.ts).
  * `npm run lint:openapi` lints the document; `npm run openapi:types` refreshes the types.
  *
  *   node --import tsx scripts/openapi.ts [--types] [out.json]

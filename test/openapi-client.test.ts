@@ -1,14 +1,14 @@
 /**
  * The OpenAPI document is fit for generated clients: the committed openapi-typescript types
- * (test/client/platen-api.d.ts) are exactly what the running service's /openapi.json gives, and an
+ * (clients/typescript/src/openapi.ts) are exactly what the running service's /openapi.json gives, and an
  * openapi-fetch client typed by them drives the real service. `tsc --noEmit` checks this file, so a
  * field the document does not declare fails the type check (see the `@ts-expect-error` lines).
  */
 import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { components, paths } from '../clients/typescript/src/openapi.ts';
 import { openApiTypes, TYPES_PATH } from '../scripts/openapi-types.ts';
-import type { components, paths } from './client/platen-api.d.ts';
 import { startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
 
 type RenderRequest = NonNullable<

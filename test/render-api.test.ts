@@ -1,4 +1,4 @@
-/** The render route, one test per rule of the spec and CONTRACT.md's Credits section, on every backend. */
+/** The render route, one test per rule of docs/api.md's Rendering section, on every backend. */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';

@@ -6,7 +6,7 @@
  *
  * At each request the embed is read again: a deleted embed, another embed's token, or a token
  * without a user on an embed that is multi-tenant now is 401 INVALID_SESSION, a disabled embed 403 EMBED_DISABLED, a suspended workspace 403
- * SUBSCRIPTION_SUSPENDED, and the scopes are the embed's toggles now (CONTRACT.md: "toggles are
+ * SUBSCRIPTION_SUSPENDED, and the scopes are the embed's toggles now (docs/api.md, Embeds: "toggles are
  * read at each request"), so switching a toggle off takes effect at once.
  */
 import { randomBytes } from 'node:crypto';

@@ -44,7 +44,7 @@ export function requirePrincipal(principal: Principal | undefined): Principal {
 /** A resource of another workspace is a mismatch (for an embed session: not found), never served. */
 export function assertSameWorkspace(principal: Principal, resourceWorkspaceId: string): void {
   if (principal.workspaceId === resourceWorkspaceId) return;
-  // An end-user's session must not learn that another workspace's id exists (CONTRACT.md, Embed).
+  // An end-user's session must not learn that another workspace's id exists (docs/api.md, Embeds).
   // Nor a person in the console who changes an id in a URL (they may belong to several workspaces).
   if (principal.actor.type === 'embed_session' || principal.actor.type === 'person')
     throw new AppError('NOT_FOUND');

@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runRenderCommand } from './render-command.ts';
 
-const promo = readFileSync(new URL('../../../shared/examples/promo-card.json', import.meta.url), 'utf8');
+const promo = readFileSync(new URL('../design/fixtures/promo-card.json', import.meta.url), 'utf8');
 let dir = '';
 
 beforeEach(() => {

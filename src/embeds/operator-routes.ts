@@ -1,6 +1,6 @@
 /**
  * The operator's embed configuration routes (`Authorization: Bearer $PLATEN_ADMIN_TOKEN`):
- * create and list a workspace's embeds, read, update and delete one. Defaults per CONTRACT.md.
+ * create and list a workspace's embeds, read, update and delete one. Defaults per docs/api.md, Embeds.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

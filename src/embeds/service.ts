@@ -16,7 +16,7 @@ import type { EmbedRecord, EmbedSettings } from '../store/embeds.ts';
 import type { Store } from '../store/index.ts';
 import type { EmbedSettingsInput } from './schemas.ts';
 
-/** A small neutral icon, so public info always carries a URL (CONTRACT.md defaults otherwise). */
+/** A small neutral icon, so public info always carries a URL (docs/api.md, Embeds, gives the defaults). */
 const DEFAULT_ICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%234f46e5'/%3E%3Cpath d='M9 8h9a6 6 0 0 1 0 12h-5v4H9z' fill='white'/%3E%3C/svg%3E";
 

@@ -1,5 +1,5 @@
 /**
- * What one render may cost (CONTRACT.md limits): output pixels, page sides, element counts,
+ * What one render may cost (docs/configuration.md, limits): output pixels, page sides, element counts,
  * source image size, and the PDF rasterisation resolution. Checked before any drawing starts.
  */
 import { defaultDesignLimits } from '../design/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The MCP server at `/v1/mcp` (CONTRACT.md, OAuth and MCP): tools for AI agents over the same
+ * The MCP server at `/v1/mcp` (docs/mcp.md): tools for AI agents over the same
  * template, asset, render and workspace services as the API, with the OAuth token's principal.
  * The authorization server that issues the tokens is src/oauth; this folder only consumes them.
  */

@@ -1,5 +1,5 @@
 /**
- * The MCP tools (CONTRACT.md, OAuth and MCP): each is one call to the same feature service an API
+ * The MCP tools (docs/mcp.md): each is one call to the same feature service an API
  * route calls, with the token's principal, so scopes, visibility, credits, identical renders and
  * errors are the API's own. A tool names the scope it needs; the route checks it before the call
  * reaches the MCP server (403 `insufficient_scope`), and the handler checks it again (fail closed).

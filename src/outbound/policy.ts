@@ -1,6 +1,6 @@
 /**
  * What an outbound fetch may do (FetchPolicy), the one error it refuses with (FetchRefused), and
- * the default policy for image fetches (CONTRACT.md limits: 20 MB, 10 s).
+ * the default policy for image fetches (docs/configuration.md limits: 20 MB, 10 s).
  */
 
 export interface FetchPolicy {

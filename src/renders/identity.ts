@@ -1,5 +1,5 @@
 /**
- * What makes two render requests "identical" (CONTRACT.md, Credits): the same template, draft
+ * What makes two render requests "identical" (docs/api.md, Rendering): the same template, draft
  * content, modifications (absent = {}, key order ignored), idempotencyKey (or its absence), format,
  * page selection and options, and for an embed end-user whose assets it could use. The hash of those is the identity that is charged once.
  */

@@ -21,7 +21,7 @@ import type {
 } from '../store/templates.ts';
 import { accessOf } from './access.ts';
 
-/** The template record every entry point shows (CONTRACT.md). */
+/** The template record every entry point shows (docs/api.md, Templates). */
 export type TemplateRecord = Omit<StoredRecord, 'thumbnailKey'> & { thumbnailUrl: string | null };
 export type TemplateView = TemplateRecord & { document: DesignDocument };
 

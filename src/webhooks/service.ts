@@ -61,7 +61,7 @@ export class WebhookService {
     workspaceId: string,
     input: { url: string; events: readonly string[] },
   ): Promise<WebhookWithSecret> {
-    // The body is checked before the workspace is looked up (CONTRACT.md order of checks).
+    // The body is checked before the workspace is looked up (docs/api.md, Errors: order of checks).
     const events = this.checkEvents(input.events);
     const url = await this.checkUrl(input.url);
     await this.workspace(workspaceId);

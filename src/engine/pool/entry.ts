@@ -1,9 +1,11 @@
 /**
- * What a render process runs: render-process.ts compiled once, per content, into one JavaScript
- * file (esbuild, which tsx already brings), so the process loads no TypeScript compiler and no
- * module-by-module transform at run time (a process costs tens of MB less, and starts faster). The
- * file lives in node_modules/.cache/platen, where Node resolves the packages it imports. Where
- * esbuild or that folder is unavailable, the process runs the TypeScript through tsx, as before.
+ * What a render process runs. In production (this module compiled into `dist/`) that is the
+ * compiled render-process.js beside it. Run from the TypeScript sources (tests, benchmarks),
+ * render-process.ts is bundled once, per content, into one JavaScript file (esbuild), so the process
+ * loads no TypeScript compiler and no module-by-module transform at run time (a process costs tens
+ * of MB less, and starts faster). The file lives in node_modules/.cache/platen, where Node resolves
+ * the packages it imports. Where esbuild or that folder is unavailable, the process runs the
+ * TypeScript through tsx.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,10 @@ export interface ProcessEntry {
   execArgv: string[];
 }
 
-const SOURCE = fileURLToPath(new URL('./render-process.ts', import.meta.url));
+const COMPILED = import.meta.url.endsWith('.js');
+const SOURCE = fileURLToPath(
+  new URL(COMPILED ? './render-process.js' : './render-process.ts', import.meta.url),
+);
 const CACHE_DIR = fileURLToPath(new URL('../../../node_modules/.cache/platen/', import.meta.url));
 
 interface Esbuild {
@@ -52,6 +57,10 @@ function compiled(): ProcessEntry {
 
 export function renderProcessEntry(): ProcessEntry {
   if (entry) return entry;
+  if (COMPILED) {
+    entry = { path: SOURCE, execArgv: ['--enable-source-maps'] };
+    return entry;
+  }
   try {
     entry = compiled();
   } catch {
