@@ -89,9 +89,21 @@ async function buildServer() {
     }
   }
   // Swapped in whole: a service started meanwhile never sees half a tree.
+  // Another build may swap its own tree in meanwhile (parallel test runs): the last one wins.
   const old = `${out}.old-${process.pid}`;
-  if (existsSync(out)) renameSync(out, old);
-  renameSync(partial, out);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(out, old);
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+    try {
+      renameSync(partial, out);
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !['ENOTEMPTY', 'EEXIST'].includes(error.code)) throw error;
+    }
+  }
   rmSync(old, { recursive: true, force: true });
   process.stdout.write(`platen: server built into ${relative(root, out)}/ in ${Date.now() - started} ms\n`);
 }

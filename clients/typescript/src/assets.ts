@@ -1,0 +1,58 @@
+/** Images and fonts of the key's workspace: list, read, upload (raw bytes), delete, download. */
+import { PlatenError } from './errors.ts';
+import type { components } from './openapi.ts';
+import type { Page } from './templates.ts';
+import { type ApiClient, call } from './transport.ts';
+
+export type Asset = components['schemas']['Asset'];
+
+export class Assets {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly fetchFile: (url: string) => Promise<Response>,
+  ) {}
+
+  list(query: { limit?: number; cursor?: string } = {}): Promise<Page<Asset>> {
+    return call(this.api.GET('/v1/assets', { params: { query } }));
+  }
+
+  async *all(pageSize = 100): AsyncGenerator<Asset> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  get(id: string): Promise<Asset> {
+    return call(this.api.GET('/v1/assets/{id}', { params: { path: { id } } }));
+  }
+
+  /**
+   * Uploads an image or a font as raw bytes. `contentType` is what the file is (`image/png`,
+   * `font/ttf`…); the service sniffs the bytes and refuses a mismatch. `family` names an uploaded font.
+   */
+  upload(bytes: Uint8Array | Blob, contentType: string, options: { family?: string } = {}): Promise<Asset> {
+    return call(
+      this.api.POST('/v1/assets', {
+        params: { query: options.family ? { family: options.family } : {} },
+        // The body is the file itself, not JSON.
+        body: bytes as unknown as string,
+        bodySerializer: (body: unknown) => body as BodyInit,
+        headers: { 'content-type': contentType },
+      }),
+    );
+  }
+
+  async delete(id: string): Promise<void> {
+    await call(this.api.DELETE('/v1/assets/{id}', { params: { path: { id } } }));
+  }
+
+  /** The asset's bytes, from its capability URL. */
+  async download(asset: Pick<Asset, 'url'>): Promise<Uint8Array> {
+    const response = await this.fetchFile(asset.url);
+    if (!response.ok) throw await PlatenError.fromResponse(response);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+}
