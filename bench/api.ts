@@ -15,11 +15,15 @@ import autocannon from 'autocannon';
 import { signUrl } from '../src/auth/index.ts';
 import { applyModifications, parseDesignDocument } from '../src/design/index.ts';
 import { RenderPool } from '../src/engine/index.ts';
+import { ensureBuilt } from '../test/global-setup.ts';
 import { bulkThroughput } from './bulk.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
 import { childPeaksMb, cpuMs, statusMb } from './proc.ts';
 import { type Stat, timed } from './stats.ts';
+
+// The services it starts run dist/: build it first when a source is newer.
+ensureBuilt();
 
 const quick = process.argv.includes('--quick');
 const seconds = quick ? 2 : 10;
@@ -74,7 +78,7 @@ async function rawPoolRate(photo: Buffer): Promise<number> {
 
 async function startServer(port: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'platen-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { randomBase62 } from '../src/core/ids.ts';
+import { ensureBuilt } from '../test/global-setup.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
+
+// The services it starts run dist/: build it first when a source is newer.
+ensureBuilt();
 
 const ADMIN = 'bench-admin-token-0123456789';
 
@@ -33,8 +37,8 @@ interface Options {
   renderProcesses: number;
 }
 
-function start(env: Record<string, string>, args: string[] = ['src/main.ts']): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
+function start(env: Record<string, string>, args: string[] = ['dist/main.js']): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', ...args], {
     env: {
       ...process.env,
       PLATEN_ADMIN_TOKEN: ADMIN,
@@ -172,7 +176,7 @@ async function withWorkers(options: Options, rows: number, workers: number): Pro
     await healthy(base);
     for (let i = 0; i < workers; i++) {
       const workerBase = `http://127.0.0.1:${port()}`;
-      children.push(start({ ...env, PORT: new URL(workerBase).port }, ['src/cli/index.ts', 'worker']));
+      children.push(start({ ...env, PORT: new URL(workerBase).port }, ['bin/platen.js', 'worker']));
       await healthy(workerBase);
     }
     const timing = await timeBatch(base, rows, `workers-${workers}`);

@@ -207,6 +207,12 @@ describe('Dockerfile', () => {
     for (const cleanup of cleanups) cleanup();
   });
 
+  it('is built on Node 24, the Active LTS', () => {
+    const arg = /^ARG NODE_VERSION=(\S+)$/m.exec(read('Dockerfile'))?.[1];
+    expect(arg).toBe('24');
+    for (const stage of stages) expect(stage.from).toBe('node:${NODE_VERSION}-bookworm-slim');
+  });
+
   it('builds in one stage and runs in another: non-root, healthchecked, without build tools', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const user = instructionsOf(final, 'USER').at(-1);
@@ -227,6 +233,10 @@ describe('Dockerfile', () => {
     const pkg = JSON.parse(read('package.json'));
     const cmd = execForm(instructionsOf(final, 'CMD').at(-1) ?? '');
     expect(cmd).toEqual(pkg.scripts.start.split(' '));
+    // Compiled JavaScript: no TypeScript compiler at run time, none among the production dependencies.
+    expect(cmd.join(' ')).not.toMatch(/tsx|ts-node|typescript|\.ts\b/);
+    for (const compiler of ['tsx', 'typescript', 'esbuild', 'ts-node'])
+      expect(Object.keys(pkg.dependencies)).not.toContain(compiler);
     const env = envOf(final);
     assertServiceAccepts(env);
 
@@ -298,6 +308,13 @@ function linkProductionDependencies(target: string): void {
     const parts = line.slice(modules.length + 1).split('/');
     const name = parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
     if (name && name !== '.bin') topLevel.add(name);
+  }
+  // Workspace packages (@platen/client) are listed by their own folder; node_modules links to them.
+  for (const line of listed.stdout.split('\n')) {
+    if (!line.startsWith(join(root, 'clients/'))) continue;
+    const name = JSON.parse(readFileSync(join(line, 'package.json'), 'utf8')).name as string;
+    mkdirSync(dirname(join(target, name)), { recursive: true });
+    symlinkSync(line, join(target, name), 'dir');
   }
   expect(topLevel.has('fastify')).toBe(true);
   expect(topLevel.has('vitest')).toBe(false);

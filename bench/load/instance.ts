@@ -1,11 +1,15 @@
 /**
- * Service processes for the soak and chaos runs (`node --import tsx src/main.ts`, as `npm start`),
+ * Service processes for the soak and chaos runs (`node --enable-source-maps dist/main.js`, as `npm start`),
  * and what /proc says about them: resident memory of the service and of its render processes, and
  * its open file descriptors.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { ensureBuilt } from '../../test/global-setup.ts';
 import { childrenMb, statusMb } from '../proc.ts';
+
+// The services it starts run dist/: build it first when a source is newer.
+ensureBuilt();
 
 export const ADMIN = 'soak-admin-token-0123456789';
 
@@ -16,7 +20,7 @@ export interface Instance {
 }
 
 export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),
