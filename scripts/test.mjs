@@ -10,6 +10,15 @@ const outDir = join(root, 'test', '.tmp');
 mkdirSync(outDir, { recursive: true });
 const jsonPath = join(outDir, 'vitest-report.json');
 
+function pythonVersion() {
+  const probe = spawnSync('python3', ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'], {
+    encoding: 'utf8',
+  });
+  const version = probe.status === 0 ? probe.stdout.trim() : '';
+  const [major, minor] = version.split('.').map(Number);
+  return major === 3 && minor >= 9 ? `Python ${version}` : '';
+}
+
 const env = [
   [
     'PostgreSQL',
@@ -28,6 +37,12 @@ const env = [
     existsSync('/usr/bin/chromium')
       ? 'yes (/usr/bin/chromium)'
       : 'no: browser tests are skipped (apt-get install chromium)',
+  ],
+  [
+    'Python',
+    pythonVersion()
+      ? `yes (${pythonVersion()}: the Python SDK's tests run)`
+      : 'no: the Python SDK tests are skipped (python3 >= 3.9 runs them)',
   ],
   [
     'poppler',

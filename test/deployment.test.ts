@@ -210,7 +210,7 @@ describe('Dockerfile', () => {
   it('is built on Node 24, the Active LTS', () => {
     const arg = /^ARG NODE_VERSION=(\S+)$/m.exec(read('Dockerfile'))?.[1];
     expect(arg).toBe('24');
-    for (const stage of stages) expect(stage.from).toBe('node:${NODE_VERSION}-bookworm-slim');
+    for (const stage of stages) expect(stage.from).toBe(`node:\${NODE_VERSION}-bookworm-slim`);
   });
 
   it('builds in one stage and runs in another: non-root, healthchecked, without build tools', () => {

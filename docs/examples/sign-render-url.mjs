@@ -1,22 +1,28 @@
-// Signs a Platen render URL. Copy this function into your backend (Node 18+, no dependencies);
-// docs/api.md#signed-render-urls explains the signature. test/render-url-helpers.test.ts checks
-// that it signs exactly as the service verifies.
-import { createHmac } from 'node:crypto';
+// Prints a signed render URL: what your backend does for an <img>, an og:image tag or an email
+// (docs/api.md#signed-render-urls). The signing itself is @platen/client's `signRenderUrl`, the one
+// test/render-url-helpers.test.ts checks against the service.
+//
+//   PLATEN_BASE_URL=https://platen.example.com PLATEN_URL_SECRET=urlsec_… \
+//     node sign-render-url.mjs tpl_… headline="Summer sale"
+import { signRenderUrl } from '@platen/client';
 
-/**
- * @param {{ baseUrl: string, templateId: string, format?: 'png' | 'jpeg' | 'pdf',
- *   variables?: Record<string, string>, options?: { scale?: number, quality?: number, pageId?: string },
- *   expiresAt?: Date, secret: string }} input
- * @returns {string} the URL to put in an <img>, an og:image tag or an email
- */
-export function signRenderUrl({ baseUrl, templateId, format = 'png', variables = {}, options = {}, expiresAt, secret }) {
-  const path = `/v1/templates/${templateId}/image.${format}`;
-  const params = { ...variables };
-  for (const [name, value] of Object.entries(options)) if (value !== undefined) params[name] = String(value);
-  if (expiresAt) params.exp = String(Math.floor(expiresAt.getTime() / 1000));
-  const pairs = Object.entries(params)
-    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const sig = createHmac('sha256', secret).update(`${path}?${pairs.join('&')}`).digest('hex');
-  return `${baseUrl.replace(/\/+$/, '')}${path}?${[...pairs, `sig=${sig}`].join('&')}`;
+const [templateId, ...pairs] = process.argv.slice(2);
+if (!templateId || !process.env.PLATEN_BASE_URL || !process.env.PLATEN_URL_SECRET) {
+  console.error('usage: PLATEN_BASE_URL=… PLATEN_URL_SECRET=urlsec_… node sign-render-url.mjs TEMPLATE_ID [name=value…]');
+  process.exit(2);
 }
+const variables = Object.fromEntries(
+  pairs.map((pair) => {
+    const eq = pair.indexOf('=');
+    return eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+  }),
+);
+const url = await signRenderUrl({
+  baseUrl: process.env.PLATEN_BASE_URL,
+  templateId,
+  format: 'png',
+  variables,
+  expiresAt: new Date(Date.now() + 7 * 86400 * 1000), // optional: a week
+  secret: process.env.PLATEN_URL_SECRET,
+});
+console.log(url);

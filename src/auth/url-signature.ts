@@ -3,7 +3,8 @@
  * `?`, and the query's `name=value` pairs exactly as they appear in the URL (still percent-encoded),
  * sorted, without `sig`: so changing any byte of a name or value changes what is signed, while the
  * order of the parameters does not matter. `sig` is the hex HMAC of that string with a workspace's
- * URL-signing secret. docs/examples/sign-render-url.mjs is the same algorithm for customers to copy.
+ * URL-signing secret. `signRenderUrl` in @platen/client (clients/typescript) and `sign_render_url` in the
+ * Python client (clients/python) sign the same canonical request for customers.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -2,7 +2,9 @@
  * `platen admin`: the operator API from a shell. Reads PLATEN_BASE_URL (or --url) and
  * PLATEN_ADMIN_TOKEN (or --token); prints the JSON answer; exits 1 on an error answer.
  */
+import { PlatenConnectionError, PlatenError } from '@platen/client';
 import { option, parseArgs } from './args.ts';
+import { oneLine, processOutput } from './output.ts';
 
 const help = `platen admin — operator API (/admin/v1)
   workspaces create --name NAME [--credits N]
@@ -21,7 +23,7 @@ const help = `platen admin — operator API (/admin/v1)
   embeds list WORKSPACE_ID | embeds get EMBED_ID | embeds delete EMBED_ID
   webhooks create WORKSPACE_ID --target URL [--events template.create,template.update]
   webhooks list WORKSPACE_ID | webhooks deliveries WEBHOOK_ID | webhooks rotate-secret WEBHOOK_ID
-Options: --url BASE_URL (default $PLATEN_BASE_URL or http://localhost:$PORT), --token TOKEN (default $PLATEN_ADMIN_TOKEN)`;
+Options: --url BASE_URL (default $PLATEN_URL, $PLATEN_BASE_URL or http://localhost:$PORT), --token TOKEN (default $PLATEN_ADMIN_TOKEN)`;
 
 interface Call {
   method: string;
@@ -131,20 +133,37 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
   }
   const base = (
     option(args, 'url') ??
+    process.env.PLATEN_URL ??
     process.env.PLATEN_BASE_URL ??
     `http://localhost:${process.env.PORT ?? 3000}`
   ).replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(`${base}/admin/v1${call.path}`);
+  } catch {
+    processOutput.problem(`platen admin: --url must be an absolute http(s) URL, got ${JSON.stringify(base)}`);
+    return 2;
+  }
   const token = option(args, 'token') ?? process.env.PLATEN_ADMIN_TOKEN ?? '';
-  const response = await fetch(`${base}/admin/v1${call.path}`, {
-    method: call.method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(call.body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: call.body ? JSON.stringify(call.body) : undefined,
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: call.method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(call.body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    });
+  } catch (cause) {
+    processOutput.problem(`platen admin: ${oneLine(new PlatenConnectionError(url.href, cause))}`);
+    return 1;
+  }
+  if (!response.ok) {
+    processOutput.problem(`platen admin: ${oneLine(await PlatenError.fromResponse(response))}`);
+    return 1;
+  }
   const text = await response.text();
-  if (text) process.stdout.write(`${text.trim()}\n`);
-  else process.stdout.write(`${response.status}\n`);
-  return response.ok ? 0 : 1;
+  processOutput.line(text ? text.trim() : String(response.status));
+  return 0;
 }

@@ -1,7 +1,8 @@
 /**
  * `platen` subcommands: `serve` starts the service, `worker` a render worker, `admin` wraps the
  * operator API over HTTP, `render` draws a design document locally without a server, `sign-url`
- * prints a signed render URL, `backup` and `restore` copy a whole deployment to a folder and back.
+ * prints a signed render URL, `backup` and `restore` copy a whole deployment to a folder and back,
+ * `templates` pulls a workspace's templates into a folder, diffs and pushes them back.
  */
 import { runAdminCommand } from './admin-command.ts';
 
@@ -13,7 +14,9 @@ const usage = `Usage:
   platen sign-url --template ID [--var name=value] [--format png|jpeg|pdf] [--expires-in S]
                                        print a signed render URL ($PLATEN_URL_SECRET signs it)
   platen backup --out DIR              database and files into DIR, while the service runs
-  platen restore --from DIR            a backup into an empty deployment (service stopped)`;
+  platen restore --from DIR            a backup into an empty deployment (service stopped)
+  platen templates pull|diff|push DIR [--force] [--url URL] [--key KEY]
+                                       templates as JSON files for git (see platen templates help)`;
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -39,6 +42,10 @@ async function run(argv: string[]): Promise<number> {
     case 'restore': {
       const { runBackupCommand } = await import('./backup-command.ts');
       return runBackupCommand(command, rest);
+    }
+    case 'templates': {
+      const { runTemplatesCommand } = await import('./templates/command.ts');
+      return runTemplatesCommand(rest);
     }
     default:
       process.stdout.write(`${usage}\n`);

@@ -1,18 +1,19 @@
 /**
  * The HTTP kernel: Fastify with zod validation and OpenAPI, request ids, the one error handler
  * (router, parser and route errors alike), authentication by the authenticator each route
- * declares, health checks; then the features it is given. It imports no feature.
+ * declares, health checks, the document at `/openapi.json` and its reference page at `/docs`; then
+ * the features it is given. It imports no feature.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Authenticators } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
+import { apiReferenceRoutes } from './api-reference.ts';
 import { installAuth, type RegisteredRoute } from './auth-hook.ts';
 import { answerClientError } from './client-errors.ts';
 import type { Feature } from './context.ts';
@@ -96,11 +97,11 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     transform: transformRoute,
     transformObject: transformDocument,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const routes: RegisteredRoute[] = [];
   installAuth(app, options.authenticators, routes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await apiReferenceRoutes(app);
   await healthRoutes(app, options.readiness);
   for (const feature of options.features) await app.register(async (scope) => feature.routes(scope));
   return { app, routes };

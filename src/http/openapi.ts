@@ -2,14 +2,18 @@
  * The OpenAPI document's shared parts: its header and tags, the error envelope, `operation()` that
  * builds a route's `schema` block (operationId, summary, tag, its error responses), and the
  * transforms that give every documented operation the security requirement its route enforces
- * (from `config.auth` and `config.scope`, so the document cannot drift from the check) and keep only
- * the components something references. Features import these; the kernel registers them.
+ * (from `config.auth` and `config.scope`, so the document cannot drift from the check), add the
+ * reference's request samples (`x-codeSamples`) and the `webhooks` section, and keep only the
+ * components something references. Features import these; the kernel registers them.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import type { AuthKind } from '../auth/index.ts';
 import { codeToStatus, type ErrorCode } from '../core/errors.ts';
+import { PLATEN_LOGO } from './api-reference.ts';
+import { codeSamplesOf } from './openapi-samples.ts';
+import { webhookEventsTag, webhookSection } from './openapi-webhooks.ts';
 
 export const errorEnvelopeSchema = z
   .object({
@@ -195,22 +199,32 @@ function referencedComponents(value: unknown): Set<string> {
 }
 
 /**
- * The whole document: optional bodies marked so, and the components zod's registry holds, less
- * those nothing references (each registered schema comes as an output and an `…Input` variant).
+ * The whole document: optional bodies marked so, request samples on the operations that have them,
+ * the webhook events, and the components zod's registry holds, less those nothing references (each
+ * registered schema comes as an output and an `…Input` variant).
  */
 export const transformDocument = ((input: Parameters<typeof jsonSchemaTransformObject>[0]) => {
   const document = jsonSchemaTransformObject(input) as Json & {
     paths?: Record<string, Record<string, Json>>;
+    webhooks?: Record<string, Json>;
+    tags?: unknown[];
     components?: Json & { schemas?: Record<string, unknown> };
   };
   for (const operations of Object.values(document.paths ?? {})) {
     for (const op of Object.values(operations)) {
+      const samples = codeSamplesOf(String(op.operationId));
+      if (samples) op['x-codeSamples'] = samples;
       if (!op[BODY_OPTIONAL]) continue;
       delete op[BODY_OPTIONAL];
       if (op.requestBody) op.requestBody = { ...(op.requestBody as Json), required: false };
     }
   }
-  const schemas = document.components?.schemas ?? {};
+  const events = webhookSection(document.components?.schemas ?? {});
+  if (Object.keys(events.webhooks).length > 0) {
+    document.webhooks = events.webhooks;
+    document.tags = [...((document.tags ?? []) as unknown[]), webhookEventsTag];
+  }
+  const schemas = { ...document.components?.schemas, ...events.components };
   const used = referencedComponents({ ...document, components: { ...document.components, schemas: {} } });
   for (let pending = [...used]; pending.length > 0; ) {
     pending = [...referencedComponents(pending.map((name) => schemas[name]))].filter((n) => !used.has(n));
@@ -229,6 +243,8 @@ export function openApiDocument(baseUrl: string, tags: readonly OpenApiTag[]) {
     info: {
       title: 'Platen API',
       version: '1.0.0',
+      // Redoc shows it atop the reference at /docs (an inline SVG: the page loads nothing elsewhere).
+      'x-logo': { url: PLATEN_LOGO, altText: 'Platen' },
       description:
         'Template rendering: design templates rendered to PNG, JPEG and PDF. Every error answers ' +
         '`{"error": {"code", "message", "requestId", "details"?}}`; operationIds are stable names ' +

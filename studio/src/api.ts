@@ -4,54 +4,33 @@
  * parks every request until the host hands over a new token, then retries them: nothing is lost,
  * callers just wait. Network failures surface as `NetworkError` (autosave retries those).
  */
+import type {
+  Asset,
+  EmbedInfo,
+  ErrorBody,
+  ErrorCode,
+  Page,
+  RenderOutput,
+  RenderResult,
+  Schemas,
+  Template as TemplateRecord,
+  TemplateWithDocument,
+} from '@platen/client';
 import type { DesignDocument } from '../../src/engine/browser.ts';
 import type { StudioAsset } from './editor/contract.ts';
 
-export interface EmbedInfo {
-  enabled: boolean;
-  brandTitle: string;
-  brandIconUrl: string;
-  brandAccentColor: string;
-  downloadsEnabled: boolean;
-  assetPickerEnabled: boolean;
-  smartResizeEnabled: boolean;
-}
-
-export interface TemplateRecord {
-  id: string;
-  name: string;
-  width: number;
-  height: number;
-  pageCount: number;
-  revision: number;
-  shared: boolean;
-  ownerUserId: string | null;
-  thumbnailUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Template extends TemplateRecord {
-  document: DesignDocument;
-}
-
-export interface RenderResult {
-  id: string;
-  templateId: string;
-  format: 'png' | 'jpeg' | 'pdf';
-  url: string | null;
-  byteSize: number;
-  width: number;
-  height: number;
-  credits: { charged: number; balanceAfter: number };
-}
-
-export type RenderResponse = RenderResult | { pages: RenderResult[] };
+// The service's own types, generated from its OpenAPI document, under the studio's names.
+export type { EmbedInfo, RenderResult, TemplateRecord };
+/** A template with its document, typed as the engine's design document rather than a plain object. */
+export type Template = Omit<TemplateWithDocument, 'document'> & { document: DesignDocument };
+export type RenderResponse = RenderOutput;
+export type WorkspaceFontFile = Schemas['EmbedFontFaces']['items'][number];
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the API's codes; `HTTP_<status>` when the answer was not the API's error body. */
+    readonly code: ErrorCode | `HTTP_${number}`,
     message: string,
   ) {
     super(message);
@@ -85,21 +64,12 @@ export interface Api {
   setToken(token: string): void;
 }
 
-export interface WorkspaceFontFile {
-  family: string;
-  assetId: string;
-  mimeType: string;
-  url: string;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-
 async function errorOf(response: Response): Promise<ApiError> {
-  const body: unknown = await response.json().catch(() => null);
-  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-  const code = typeof error.code === 'string' ? error.code : `HTTP_${response.status}`;
-  const message = typeof error.message === 'string' ? error.message : response.statusText;
+  // The API's error envelope, unless the answer came from elsewhere (a proxy's error page).
+  const body = (await response.json().catch(() => null)) as Partial<ErrorBody> | null;
+  const error = body?.error;
+  const code = typeof error?.code === 'string' ? error.code : (`HTTP_${response.status}` as const);
+  const message = typeof error?.message === 'string' ? error.message : response.statusText;
   return new ApiError(response.status, code, message);
 }
 
@@ -158,9 +128,7 @@ export function createApi(embedId: string, onTokenExpired: () => void): Api {
       let cursor: string | null = null;
       do {
         const query: string = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const page: { items: TemplateRecord[]; nextCursor: string | null } = await json(
-          `${base}/templates${query}`,
-        );
+        const page: Page<TemplateRecord> = await json(`${base}/templates${query}`);
         items.push(...page.items);
         cursor = page.nextCursor;
       } while (cursor && items.length < 1000);
@@ -176,11 +144,11 @@ export function createApi(embedId: string, onTokenExpired: () => void): Api {
     render: (id, value) =>
       json<RenderResponse>(`${base}/templates/${encodeURIComponent(id)}/render`, body('POST', value)),
     async listAssets() {
-      const page = await json<{ items: StudioAsset[] }>(`${base}/assets?limit=100`);
+      const page = await json<Page<Asset>>(`${base}/assets?limit=100`);
       return page.items;
     },
     uploadAsset: (file) =>
-      json<StudioAsset>(`${base}/assets`, {
+      json<Asset>(`${base}/assets`, {
         method: 'POST',
         headers: { 'content-type': file.type || 'application/octet-stream' },
         body: file,

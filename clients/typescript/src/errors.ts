@@ -2,11 +2,15 @@
  * What a failed call throws. `PlatenError` carries the API's own error (docs/api.md, Errors): its
  * stable `code` (branch on it), the HTTP status, the human `message`, the `requestId` to find it in
  * the service's logs, and `details` where the code has them. `PlatenConnectionError` means no answer
- * came at all: a bad base URL, a refused connection, DNS, a timeout.
+ * came at all: a bad base URL, a refused connection, DNS, a timeout. `PlatenTimeoutError` means a
+ * wait for background work (`renderAndWait`, `batches.wait`) gave up before the work settled; the
+ * work itself goes on.
  */
 import type { components } from './openapi.ts';
 
-export type ErrorCode = components['schemas']['Error']['error']['code'];
+/** The body of every error answer: `{error: {code, message, requestId, details?}}`. */
+export type ErrorBody = components['schemas']['Error'];
+export type ErrorCode = ErrorBody['error']['code'];
 
 export class PlatenError extends Error {
   override readonly name = 'PlatenError';
@@ -60,5 +64,16 @@ export class PlatenConnectionError extends Error {
     const reason =
       cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
     super(`could not reach ${new URL(url).origin}: ${reason}`);
+  }
+}
+
+export class PlatenTimeoutError extends Error {
+  override readonly name = 'PlatenTimeoutError';
+  constructor(
+    /** What was awaited, e.g. `render rnd_…`. */
+    readonly waitingFor: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${waitingFor} did not settle within ${timeoutMs} ms`);
   }
 }

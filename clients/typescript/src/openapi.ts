@@ -863,7 +863,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "template.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A template was created through an embed
+         * @description `POST /v1/embed/{embedId}/templates` created a template. The machine API sends no template events.
+         */
+        post: operations["onTemplateCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A template was saved through an embed
+         * @description `PUT /v1/embed/{embedId}/templates/{templateId}` saved a template (its `revision` went up by one).
+         */
+        post: operations["onTemplateUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "render.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A background render is done
+         * @description A render requested with `async: true` is done; `data.render.result` is the result, as the render route answers it.
+         */
+        post: operations["onRenderCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "render.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A background render failed (and was refunded)
+         * @description A render requested with `async: true` failed and its credit was refunded; `data.render.error` is `{code, details}`, as the render route would have answered.
+         */
+        post: operations["onRenderFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch has no pending row (or was cancelled)
+         * @description Every row of the batch is done or failed, or the batch was cancelled (`status: "cancelled"`). `data.batch` is its summary; `GET /v1/batches/{id}` lists the rows and `GET /v1/batches/{id}/files.zip` downloads the files.
+         */
+        post: operations["onBatchCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -1154,6 +1255,22 @@ export interface components {
             previousValidUntil: string | null;
             /** @description `urlsec_…`: the signing key, shown in this response only */
             secret: string;
+        };
+        /** @description A batch without its `rows` (`GET /v1/batches/{id}` lists them) */
+        BatchSummary: {
+            id: string;
+            templateId: string;
+            format: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "cancelled";
+            total: number;
+            progress: {
+                done: number;
+                failed: number;
+                pending: number;
+            };
+            createdAt: string;
+            finishedAt: string | null;
         };
     };
     responses: never;
@@ -5658,6 +5775,373 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    onTemplateCreate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of this event: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the base64-decoded part of the `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "template.create",
+                 *       "timestamp": "2026-05-04T09:30:00.000Z",
+                 *       "data": {
+                 *         "template": {
+                 *           "id": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *           "name": "Promo card",
+                 *           "width": 1080,
+                 *           "height": 1080,
+                 *           "pageCount": 1,
+                 *           "revision": 1,
+                 *           "shared": false,
+                 *           "ownerUserId": "user-42",
+                 *           "thumbnailUrl": null,
+                 *           "createdAt": "2026-05-04T09:30:00.000Z",
+                 *           "updatedAt": "2026-05-04T09:30:00.000Z"
+                 *         },
+                 *         "embedId": "emb_8Rt3Lm6QwZx1VcKp4NdHs9",
+                 *         "userId": "user-42"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "template.create";
+                    /**
+                     * Format: date-time
+                     * @description When it happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The template as created */
+                        template: components["schemas"]["Template"];
+                        /** @description The embed whose session made the change */
+                        embedId: string;
+                        /** @description The embed session's end-user, if any */
+                        userId: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout delivers the event */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not verify: refuse the body. Any answer but a 2xx (or none) is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTemplateUpdate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of this event: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the base64-decoded part of the `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "template.update",
+                 *       "timestamp": "2026-05-04T09:30:00.000Z",
+                 *       "data": {
+                 *         "template": {
+                 *           "id": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *           "name": "Promo card",
+                 *           "width": 1080,
+                 *           "height": 1080,
+                 *           "pageCount": 1,
+                 *           "revision": 4,
+                 *           "shared": false,
+                 *           "ownerUserId": "user-42",
+                 *           "thumbnailUrl": null,
+                 *           "createdAt": "2026-05-04T09:30:00.000Z",
+                 *           "updatedAt": "2026-05-04T09:30:00.000Z"
+                 *         },
+                 *         "embedId": "emb_8Rt3Lm6QwZx1VcKp4NdHs9",
+                 *         "userId": "user-42"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "template.update";
+                    /**
+                     * Format: date-time
+                     * @description When it happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The template as saved */
+                        template: components["schemas"]["Template"];
+                        /** @description The embed whose session made the change */
+                        embedId: string;
+                        /** @description The embed session's end-user, if any */
+                        userId: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout delivers the event */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not verify: refuse the body. Any answer but a 2xx (or none) is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRenderCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of this event: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the base64-decoded part of the `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "render.completed",
+                 *       "timestamp": "2026-05-04T09:30:00.000Z",
+                 *       "data": {
+                 *         "render": {
+                 *           "id": "rnd_7Hc2Kq9VbXe4LmTz0RsPa1",
+                 *           "templateId": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *           "format": "png",
+                 *           "createdAt": "2026-05-04T09:30:00.000Z",
+                 *           "status": "done",
+                 *           "result": {
+                 *             "id": "rnd_7Hc2Kq9VbXe4LmTz0RsPa1",
+                 *             "templateId": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *             "format": "png",
+                 *             "url": "https://platen.example.com/files/renders/ws_9Fh2Lq7TcVx3NbRz5KdMw1/Qp4Zr8Wd2Kx6Vn1Jc5Hb/rnd_7Hc2Kq9VbXe4LmTz0RsPa1.png",
+                 *             "byteSize": 48213,
+                 *             "width": 1080,
+                 *             "height": 1080,
+                 *             "createdAt": "2026-05-04T09:30:00.000Z",
+                 *             "credits": {
+                 *               "charged": 1,
+                 *               "balanceAfter": 97
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "render.completed";
+                    /**
+                     * Format: date-time
+                     * @description When it happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The render, `status: "done"`, with its `result` */
+                        render: components["schemas"]["RenderJob"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout delivers the event */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not verify: refuse the body. Any answer but a 2xx (or none) is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRenderFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of this event: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the base64-decoded part of the `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "render.failed",
+                 *       "timestamp": "2026-05-04T09:30:00.000Z",
+                 *       "data": {
+                 *         "render": {
+                 *           "id": "rnd_7Hc2Kq9VbXe4LmTz0RsPa1",
+                 *           "templateId": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *           "format": "png",
+                 *           "createdAt": "2026-05-04T09:30:00.000Z",
+                 *           "status": "failed",
+                 *           "error": {
+                 *             "code": "RENDER_FAILED",
+                 *             "details": {
+                 *               "pageId": "p1",
+                 *               "elementId": "photo",
+                 *               "reason": "image URL refused"
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "render.failed";
+                    /**
+                     * Format: date-time
+                     * @description When it happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The render, `status: "failed"`, with its `error` */
+                        render: components["schemas"]["RenderJob"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout delivers the event */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not verify: refuse the body. Any answer but a 2xx (or none) is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBatchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of this event: deduplicate on it */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 of HMAC-SHA256 over `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the base64-decoded part of the `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "batch.completed",
+                 *       "timestamp": "2026-05-04T09:30:00.000Z",
+                 *       "data": {
+                 *         "batch": {
+                 *           "id": "bat_5Vn2Qx8KcRt4WmZp1LdHj7",
+                 *           "templateId": "tpl_3Jd8Wn5QpZr1YkVc6MxBt2",
+                 *           "format": "png",
+                 *           "status": "completed",
+                 *           "total": 2,
+                 *           "progress": {
+                 *             "done": 2,
+                 *             "failed": 0,
+                 *             "pending": 0
+                 *           },
+                 *           "createdAt": "2026-05-04T09:30:00.000Z",
+                 *           "finishedAt": "2026-05-04T09:30:04.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "batch.completed";
+                    /**
+                     * Format: date-time
+                     * @description When it happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: {
+                        batch: components["schemas"]["BatchSummary"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout delivers the event */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not verify: refuse the body. Any answer but a 2xx (or none) is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -36,6 +36,8 @@ export function createTransport(options: TransportOptions, authorization: Record
       try {
         return await baseFetch(request);
       } catch (cause) {
+        // A caller's own abort is theirs to handle, not a failure to reach the service.
+        if (request.signal.aborted) throw cause;
         throw new PlatenConnectionError(request.url, cause);
       }
     },

@@ -3,10 +3,15 @@
  * the workspace) and, for operators, the operator API, all with the session cookie and the CSRF
  * token of `GET /console/api/session` on every call. Errors carry the contract's code.
  */
+import type { ErrorBody, ErrorCode, User, Workspace } from '@platen/client';
+
+export type { Page, Template as TemplateRecord, Workspace } from '@platen/client';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the API's codes; `NETWORK` when no answer came, `HTTP_<status>` for a foreign one. */
+    readonly code: ErrorCode | 'NETWORK' | `HTTP_${number}`,
     message: string,
   ) {
     super(message);
@@ -25,9 +30,6 @@ export interface CallOptions {
   /** For `/v1`: the workspace acted in. */
   workspaceId?: string;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
 
 export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { 'x-platen-csrf': csrf };
@@ -49,9 +51,11 @@ export async function call<T>(method: string, path: string, options: CallOptions
   if (response.status === 204) return undefined as T;
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = isRecord(json) && isRecord(json.error) ? json.error : {};
-    const code = typeof error.code === 'string' ? error.code : `HTTP_${response.status}`;
-    const message = typeof error.message === 'string' ? error.message : response.statusText;
+    // The API's error envelope, unless the answer came from elsewhere (a proxy's error page).
+    const body = json as Partial<ErrorBody> | null;
+    const error = body?.error;
+    const code = typeof error?.code === 'string' ? error.code : (`HTTP_${response.status}` as const);
+    const message = typeof error?.message === 'string' ? error.message : response.statusText;
     throw new ApiError(response.status, code, message);
   }
   return json as T;
@@ -60,23 +64,9 @@ export async function call<T>(method: string, path: string, options: CallOptions
 export const consoleApi = (workspaceId: string, rest = '') =>
   `/console/api/workspaces/${encodeURIComponent(workspaceId)}${rest}`;
 
-export interface Workspace {
-  id: string;
-  name: string;
-  creditBalance: number;
-  suspended: boolean;
-}
-
+/** `GET /console/api/session` (the console's own route, outside the OpenAPI document). */
 export interface Session {
-  user: { id: string; email: string; operator: boolean };
+  user: Pick<User, 'id' | 'email' | 'operator'>;
   workspaces: Workspace[];
   csrfToken: string;
-}
-
-/** The template record the studio knows already (the same `/v1/templates` shape). */
-export type { TemplateRecord } from '../api.ts';
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
 }

@@ -1,15 +1,7 @@
 /** Assets: upload images and fonts, list them, delete. */
+import type { Asset } from '@platen/client';
 import { call, type Page } from '../client.ts';
 import { Empty, ErrorNote, Show, useAction, useLoad, when } from '../ui.tsx';
-
-interface Asset {
-  id: string;
-  kind: 'image' | 'font';
-  mimeType: string;
-  byteSize: number;
-  url: string;
-  createdAt: string;
-}
 
 export function AssetsScreen({ workspaceId }: { workspaceId: string }) {
   const assets = useLoad(

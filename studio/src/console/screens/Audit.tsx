@@ -1,16 +1,8 @@
 /** The audit log (operators): sensitive actions, who did them and when. */
+import type { AuditEntry as Entry } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, type Page } from '../client.ts';
 import { Empty, Show, useLoad, when } from '../ui.tsx';
-
-interface Entry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  workspaceId: string | null;
-  target: string | null;
-}
 
 export function AuditScreen() {
   const [cursor, setCursor] = useState<string | null>(null);

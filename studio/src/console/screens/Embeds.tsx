@@ -1,20 +1,8 @@
 /** Embeds: branding and toggles with a live preview, and the embed.js snippet to copy. */
+import type { EmbedConfig as Embed } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
 import { CopyButton, Empty, ErrorNote, Show, useAction, useLoad } from '../ui.tsx';
-
-interface Embed {
-  id: string;
-  brandTitle: string;
-  brandIconUrl: string;
-  brandAccentColor: string;
-  enabled: boolean;
-  downloadsEnabled: boolean;
-  assetPickerEnabled: boolean;
-  smartResizeEnabled: boolean;
-  multiTenant: boolean;
-  sessionTtlSeconds: number;
-}
 
 const TOGGLES = [
   ['enabled', 'Enabled'],

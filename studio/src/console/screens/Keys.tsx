@@ -1,19 +1,16 @@
 /** API keys: create (the key shown once, with a copy button), scopes, last used, revoke. */
+import type { ApiKey } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
 import { Choices, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
 
-const SCOPES = ['template:read', 'template:write', 'render:write', 'asset:read', 'asset:write'];
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt?: string | null;
-  revokedAt: string | null;
-}
+const SCOPES: ApiKey['scopes'] = [
+  'template:read',
+  'template:write',
+  'render:write',
+  'asset:read',
+  'asset:write',
+];
 
 export function KeysScreen({ workspaceId }: { workspaceId: string }) {
   const keys = useLoad(

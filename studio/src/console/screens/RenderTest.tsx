@@ -5,28 +5,19 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { applyModifications, type DesignDocument } from '../../../../src/engine/browser.ts';
-import { createApi } from '../../api.ts';
+import { createApi, type RenderResponse, type RenderResult, type Template } from '../../api.ts';
 import { imageLoader } from '../../app/images.ts';
 import { PageRenderer } from '../../editor/renderer.ts';
 import { fontsFor } from '../../fonts.ts';
-import { call, consoleApi, type TemplateRecord } from '../client.ts';
+import { call, consoleApi } from '../client.ts';
 import { workspaceHref } from '../router.ts';
 import { ErrorNote, Show, useAction, useLoad } from '../ui.tsx';
 
-type Format = 'png' | 'jpeg' | 'pdf';
-interface Rendered {
-  url: string | null;
-  credits: { charged: number; balanceAfter: number };
-}
+type Format = RenderResult['format'];
 
 export function RenderTestScreen({ workspaceId, templateId }: { workspaceId: string; templateId: string }) {
   const template = useLoad(
-    () =>
-      call<TemplateRecord & { document: DesignDocument }>(
-        'GET',
-        `/v1/templates/${encodeURIComponent(templateId)}`,
-        { workspaceId },
-      ),
+    () => call<Template>('GET', `/v1/templates/${encodeURIComponent(templateId)}`, { workspaceId }),
     `${workspaceId}/${templateId}`,
   );
   return (
@@ -46,20 +37,14 @@ export function RenderTestScreen({ workspaceId, templateId }: { workspaceId: str
   );
 }
 
-function RenderForm({
-  workspaceId,
-  template,
-}: {
-  workspaceId: string;
-  template: TemplateRecord & { document: DesignDocument };
-}) {
+function RenderForm({ workspaceId, template }: { workspaceId: string; template: Template }) {
   const names = Object.keys(template.document.variables ?? {});
   const [values, setValues] = useState<Record<string, string>>(() => ({
     ...(template.document.variables ?? {}),
   }));
   const [format, setFormat] = useState<Format>('png');
   const [allPages, setAllPages] = useState(false);
-  const [result, setResult] = useState<Rendered[] | null>(null);
+  const [result, setResult] = useState<RenderResult[] | null>(null);
   const [error, busy, act] = useAction();
   const modified = useMemo(() => applyModifications(template.document, values), [template, values]);
   const files = allPages && format !== 'pdf' ? template.pageCount : 1;
@@ -67,14 +52,10 @@ function RenderForm({
   const render = (event: Event) => {
     event.preventDefault();
     void act(async () => {
-      const answer = await call<Rendered | { pages: Rendered[] }>(
-        'POST',
-        `/v1/templates/${template.id}/render`,
-        {
-          workspaceId,
-          body: { format, modifications: values, ...(allPages ? { allPages: true } : {}) },
-        },
-      );
+      const answer = await call<RenderResponse>('POST', `/v1/templates/${template.id}/render`, {
+        workspaceId,
+        body: { format, modifications: values, ...(allPages ? { allPages: true } : {}) },
+      });
       setResult('pages' in answer ? answer.pages : [answer]);
     });
   };

@@ -1,20 +1,8 @@
 /** Recent renders: status, format, files, credits, where they came from, and a link to the file. */
+import type { RenderListItem as RenderItem } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, type Page } from '../client.ts';
 import { Empty, Show, useLoad, when } from '../ui.tsx';
-
-interface RenderItem {
-  id: string;
-  templateId: string;
-  status: 'pending' | 'done' | 'failed';
-  format: string;
-  files: number;
-  credits: number;
-  source: string;
-  url: string | null;
-  errorCode: string | null;
-  createdAt: string;
-}
 
 const SOURCES: Record<string, string> = {
   api: 'API',

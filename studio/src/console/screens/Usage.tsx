@@ -1,15 +1,10 @@
 /** Usage: renders and credits per day, by format and by source, as charts with the numbers beside. */
+import type { Usage } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call } from '../client.ts';
 import { Empty, Show, useLoad } from '../ui.tsx';
 
-interface UsageRow {
-  day: string;
-  format: string;
-  source: string;
-  renders: number;
-  credits: number;
-}
+type UsageRow = Usage['days'][number];
 
 const COLORS: Record<string, string> = {
   png: '#4f46e5',

@@ -1,15 +1,8 @@
 /** Users (operators): who signs in, operators and members with their workspaces; create one. */
+import type { User } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, type Workspace } from '../client.ts';
 import { Empty, ErrorNote, Show, useAction, useLoad, when } from '../ui.tsx';
-
-interface User {
-  id: string;
-  email: string;
-  operator: boolean;
-  workspaceIds: string[];
-  createdAt: string;
-}
 
 export function UsersScreen({ workspaces }: { workspaces: Workspace[] }) {
   const users = useLoad(() => call<{ items: User[] }>('GET', '/admin/v1/users'), 'users');

@@ -1,28 +1,16 @@
 /** Webhooks: create (the secret shown once), rotate the secret, and the delivery log with "redeliver". */
+import type { WebhookDelivery as Delivery, Webhook } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
 import { Choices, CopyButton, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
 
-const EVENTS = ['template.create', 'template.update', 'render.completed', 'render.failed', 'batch.completed'];
-
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  createdAt: string;
-}
-
-interface Delivery {
-  id: string;
-  messageId: string;
-  eventType: string;
-  attempt: number;
-  statusCode: number | null;
-  ok: boolean;
-  latencyMs: number;
-  error: string | null;
-  createdAt: string;
-}
+const EVENTS: Webhook['events'] = [
+  'template.create',
+  'template.update',
+  'render.completed',
+  'render.failed',
+  'batch.completed',
+];
 
 export function WebhooksScreen({ workspaceId }: { workspaceId: string }) {
   const hooks = useLoad(

@@ -1,0 +1,95 @@
+"""Rendering: the render request body, `platen.renders` (`/v1/renders`) and waiting for a
+background render.
+
+`GET /v1/renders/{id}` answers a finished render's result (no `status` field), or, for a background
+render, its state: `pending`, `failed` (refunded, with `error: {code, details}`), or `done` with the
+`result` (the `{pages}` of an `allPages` render). `wait` turns that into the result or a PlatenError
+carrying the failure's code, as the render route would have raised it.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, Mapping, Optional, cast
+
+from ._transport import Transport, segment
+from ._util import compact, iterate_pages, poll
+from .errors import CODE_STATUS, PlatenError
+from .types import RenderOutput, RenderPage, RenderSummary
+
+
+def render_body(
+    format: str,
+    modifications: Optional[Mapping[str, str]],
+    page_id: Optional[str],
+    all_pages: Optional[bool],
+    idempotency_key: Optional[str],
+    scale: Optional[float],
+    quality: Optional[int],
+) -> Dict[str, Any]:
+    """The JSON body of `POST /v1/templates/{id}/render` (unset options left to the service)."""
+    return compact(
+        format=format,
+        modifications=dict(modifications) if modifications is not None else None,
+        pageId=page_id,
+        allPages=all_pages or None,
+        idempotencyKey=idempotency_key,
+        scale=scale,
+        quality=quality,
+    )
+
+
+def failure(render_id: str, error: Any) -> PlatenError:
+    """The PlatenError a failed background render stands for (its code, the status it would have had)."""
+    code = str(error.get("code", "RENDER_FAILED")) if isinstance(error, dict) else "RENDER_FAILED"
+    details = error.get("details") if isinstance(error, dict) else None
+    message = f"render {render_id} failed"
+    if isinstance(details, dict) and isinstance(details.get("message"), str):
+        message += f": {details['message']}"
+    elif isinstance(details, list) and details and isinstance(details[0], dict) and "message" in details[0]:
+        first = details[0]
+        message += f": {first.get('path', '')} {first['message']}".rstrip()
+    return PlatenError(CODE_STATUS.get(code, 422), code, message, None, details)
+
+
+def outcome(state: Mapping[str, Any]) -> Optional[RenderOutput]:
+    """The result a render answer holds; None while pending; PlatenError when it failed."""
+    status = state.get("status")
+    if status is None:  # a finished render's result itself
+        return cast(RenderOutput, dict(state))
+    if status == "done":
+        return cast(RenderOutput, state["result"])
+    if status == "failed":
+        raise failure(str(state.get("id")), state.get("error"))
+    return None
+
+
+class Renders:
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def get(self, render_id: str) -> Dict[str, Any]:
+        """A render's result as first returned (`credits.charged` 0), or a background render's state."""
+        return cast(Dict[str, Any], self._transport.call("GET", f"/v1/renders/{segment(render_id)}"))
+
+    def list(self, limit: Optional[int] = None, cursor: Optional[str] = None) -> RenderPage:
+        """Recent renders, newest first: `{items, nextCursor}` (an identical repeat is listed once)."""
+        query = compact(limit=limit, cursor=cursor)
+        return cast(RenderPage, self._transport.call("GET", "/v1/renders", query=query))
+
+    def all(self, page_size: int = 100) -> Iterator[RenderSummary]:
+        return iterate_pages(lambda cursor: cast(Dict[str, Any], self.list(limit=page_size, cursor=cursor)))
+
+    def wait(
+        self, render_id: str, poll_interval: float = 0.5, timeout: Optional[float] = 120
+    ) -> RenderOutput:
+        """Polls a background render until it is done: its result, or PlatenError with the failure's code.
+
+        PlatenTimeoutError (a TimeoutError) when it is still pending after `timeout` seconds.
+        """
+        state = poll(
+            render_id,
+            lambda: self.get(render_id),
+            lambda answer: outcome(answer) is not None,
+            poll_interval,
+            timeout,
+        )
+        return cast(RenderOutput, outcome(state))

@@ -1,0 +1,82 @@
+"""`platen.templates`: the template routes of the machine API (`/v1/templates`).
+
+A template is a record plus its design document (docs/design-document.md). Saves carry `if_match`
+(the revision read, or the `ETag` value) so a concurrent change answers 412 PRECONDITION_FAILED
+instead of being overwritten.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
+
+from ._transport import Transport, segment
+from ._util import compact, iterate_pages
+from .types import Template, TemplatePage, TemplateWithDocument
+
+
+def if_match_header(if_match: Union[int, str, None]) -> Dict[str, str]:
+    """`If-Match: "3"` for revision 3 (an int), or the given ETag string as it is."""
+    if if_match is None:
+        return {}
+    if isinstance(if_match, bool):
+        raise TypeError("if_match is a revision (int) or an ETag (str)")
+    return {"If-Match": f'"{if_match}"' if isinstance(if_match, int) else str(if_match)}
+
+
+class Templates:
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def list(self, limit: Optional[int] = None, cursor: Optional[str] = None) -> TemplatePage:
+        """One page, newest first: `{items, nextCursor}` (`limit` at most 100, default 20)."""
+        query = compact(limit=limit, cursor=cursor)
+        return cast(TemplatePage, self._transport.call("GET", "/v1/templates", query=query))
+
+    def all(self, page_size: int = 100) -> Iterator[Template]:
+        """Every template, newest first, fetching page after page as the iteration goes."""
+        return iterate_pages(lambda cursor: cast(Dict[str, Any], self.list(limit=page_size, cursor=cursor)))
+
+    def get(self, template_id: str) -> TemplateWithDocument:
+        """The record and its `document`."""
+        path = f"/v1/templates/{segment(template_id)}"
+        return cast(TemplateWithDocument, self._transport.call("GET", path))
+
+    def create(
+        self,
+        name: str,
+        document: Optional[Mapping[str, Any]] = None,
+        *,
+        width: Optional[int] = None,
+        height: Optional[int] = None,
+        shared: Optional[bool] = None,
+    ) -> TemplateWithDocument:
+        """A new template from a design `document`, or a blank page of `width` × `height`."""
+        body = compact(name=name, document=document, width=width, height=height, shared=shared)
+        return cast(TemplateWithDocument, self._transport.call("POST", "/v1/templates", json_body=body))
+
+    def save(
+        self,
+        template_id: str,
+        document: Mapping[str, Any],
+        name: Optional[str] = None,
+        if_match: Union[int, str, None] = None,
+    ) -> TemplateWithDocument:
+        """Saves the draft document (the revision goes up by one).
+
+        With `if_match` (the revision you read, e.g. `template["revision"]`) a template changed in
+        the meantime raises PlatenError PRECONDITION_FAILED and nothing is overwritten.
+        """
+        path = f"/v1/templates/{segment(template_id)}"
+        body = compact(document=document, name=name)
+        answer = self._transport.call("PUT", path, json_body=body, headers=if_match_header(if_match))
+        return cast(TemplateWithDocument, answer)
+
+    def update(
+        self, template_id: str, name: Optional[str] = None, shared: Optional[bool] = None
+    ) -> TemplateWithDocument:
+        """Renames or (un)shares a template: metadata only, the revision stays."""
+        path = f"/v1/templates/{segment(template_id)}"
+        body = compact(name=name, shared=shared)
+        return cast(TemplateWithDocument, self._transport.call("PATCH", path, json_body=body))
+
+    def delete(self, template_id: str) -> None:
+        self._transport.call("DELETE", f"/v1/templates/{segment(template_id)}")

@@ -1,0 +1,81 @@
+/**
+ * Every operation of the API document and the SDK method that calls it (`platen.…` on `Platen`,
+ * `admin.…` on `PlatenAdmin`), or why the SDK leaves it out. `satisfies` makes the compiler refuse
+ * the table when the regenerated openapi.ts gains or loses an operation; clients/typescript/test
+ * checks each method exists and that the served document has nothing the table lacks.
+ */
+import type { OperationId } from './api-types.ts';
+
+export type OperationBinding = `platen.${string}` | `admin.${string}` | { excluded: string };
+
+const STUDIO_ONLY =
+  "An embed session's route: the studio calls it in the end-user's browser with the session token.";
+const SIGNED_URL = 'A URL, not a call: signRenderUrl() builds it for an <img>, og:image or an email.';
+
+export const OPERATIONS = {
+  listTemplates: 'platen.templates.list',
+  createTemplate: 'platen.templates.create',
+  getTemplate: 'platen.templates.get',
+  saveTemplate: 'platen.templates.save',
+  updateTemplateMetadata: 'platen.templates.update',
+  deleteTemplate: 'platen.templates.delete',
+  listAssets: 'platen.assets.list',
+  uploadAsset: 'platen.assets.upload',
+  getAsset: 'platen.assets.get',
+  deleteAsset: 'platen.assets.delete',
+  renderTemplate: 'platen.render',
+  getRender: 'platen.renders.get',
+  listRenders: 'platen.renders.list',
+  getUsage: 'platen.usage',
+  renderTemplateBySignedUrlPng: { excluded: SIGNED_URL },
+  renderTemplateBySignedUrlJpeg: { excluded: SIGNED_URL },
+  renderTemplateBySignedUrlPdf: { excluded: SIGNED_URL },
+  createBatch: 'platen.batches.create',
+  createBatchFromCsv: 'platen.batches.createFromCsv',
+  getBatch: 'platen.batches.get',
+  cancelBatch: 'platen.batches.cancel',
+  downloadBatchZip: 'platen.batches.downloadZip',
+  getEmbedInfo: 'platen.embeds.getInfo',
+  createEmbedSession: 'platen.embeds.createSession',
+  listEmbedTemplates: { excluded: STUDIO_ONLY },
+  createEmbedTemplate: { excluded: STUDIO_ONLY },
+  getEmbedTemplate: { excluded: STUDIO_ONLY },
+  saveEmbedTemplate: { excluded: STUDIO_ONLY },
+  renderEmbedTemplate: { excluded: STUDIO_ONLY },
+  listEmbedAssets: { excluded: STUDIO_ONLY },
+  uploadEmbedAsset: { excluded: STUDIO_ONLY },
+  getEmbedImage: { excluded: STUDIO_ONLY },
+  listEmbedFonts: { excluded: STUDIO_ONLY },
+  listWorkspaces: 'admin.workspaces.list',
+  createWorkspace: 'admin.workspaces.create',
+  getWorkspace: 'admin.workspaces.get',
+  updateWorkspace: 'admin.workspaces.update',
+  adjustCredits: 'admin.credits.adjust',
+  getLedger: 'admin.ledger.list',
+  listApiKeys: 'admin.apiKeys.list',
+  createApiKey: 'admin.apiKeys.create',
+  revokeApiKey: 'admin.apiKeys.revoke',
+  listUrlSigningSecrets: 'admin.urlSigningSecrets.list',
+  createUrlSigningSecret: 'admin.urlSigningSecrets.create',
+  revokeUrlSigningSecret: 'admin.urlSigningSecrets.revoke',
+  updateUrlSigningSecret: 'admin.urlSigningSecrets.update',
+  rotateUrlSigningSecret: 'admin.urlSigningSecrets.rotate',
+  getMetrics: { excluded: 'Prometheus scrapes it, in its own text format, from every instance.' },
+  listEmbeds: 'admin.embeds.list',
+  createEmbed: 'admin.embeds.create',
+  getEmbed: 'admin.embeds.get',
+  deleteEmbed: 'admin.embeds.delete',
+  updateEmbed: 'admin.embeds.update',
+  listWebhooks: 'admin.webhooks.list',
+  createWebhook: 'admin.webhooks.create',
+  getWebhook: 'admin.webhooks.get',
+  deleteWebhook: 'admin.webhooks.delete',
+  updateWebhook: 'admin.webhooks.update',
+  rotateWebhookSecret: 'admin.webhooks.rotateSecret',
+  listWebhookDeliveries: 'admin.webhooks.deliveries',
+  redeliverWebhookMessage: 'admin.webhooks.redeliver',
+  listUsers: 'admin.users.list',
+  createUser: 'admin.users.create',
+  getUser: 'admin.users.get',
+  listAuditLog: 'admin.auditLog.list',
+} as const satisfies Record<OperationId, OperationBinding>;
