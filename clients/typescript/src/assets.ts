@@ -1,7 +1,7 @@
 /** Images and fonts of the key's workspace: list, read, upload (raw bytes), delete, download. */
 import { PlatenError } from './errors.ts';
 import type { components } from './openapi.ts';
-import type { Page } from './templates.ts';
+import { everyItem, type Page } from './paging.ts';
 import { type ApiClient, call } from './transport.ts';
 
 export type Asset = components['schemas']['Asset'];
@@ -17,12 +17,7 @@ export class Assets {
   }
 
   async *all(pageSize = 100): AsyncGenerator<Asset> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* everyItem((query) => this.list(query), pageSize);
   }
 
   get(id: string): Promise<Asset> {

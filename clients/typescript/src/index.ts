@@ -46,6 +46,7 @@ export {
 } from './errors.ts';
 export type { components, operations, paths } from './openapi.ts';
 export { OPERATIONS, type OperationBinding } from './operations.ts';
+export type { Page } from './paging.ts';
 export type { WaitOptions } from './polling.ts';
 export type {
   RenderJob,
@@ -62,7 +63,6 @@ export type {
 export { type SignRenderUrlInput, signRenderUrl } from './signed-urls.ts';
 export type {
   CreateTemplate,
-  Page,
   SaveTemplate,
   Template,
   Templates,

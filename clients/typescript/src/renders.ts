@@ -6,6 +6,7 @@
  */
 import type { JsonAnswer, JsonBody, QueryOf, Schemas } from './api-types.ts';
 import { type ErrorCode, PlatenError } from './errors.ts';
+import { everyItem } from './paging.ts';
 import { pollUntil, type WaitOptions } from './polling.ts';
 import { type ApiClient, call } from './transport.ts';
 
@@ -129,11 +130,6 @@ export class Renders {
 
   /** Every render, page after page. */
   async *all(pageSize = 100): AsyncGenerator<RenderListItem> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* everyItem((query) => this.list(query), pageSize);
   }
 }

@@ -1,5 +1,6 @@
 /** Templates of the key's workspace: list, read, create, save (with `If-Match`), rename, share, delete. */
 import type { components, paths } from './openapi.ts';
+import { everyItem, type Page } from './paging.ts';
 import { type ApiClient, call } from './transport.ts';
 
 export type Template = components['schemas']['Template'];
@@ -13,10 +14,6 @@ export type SaveTemplate = NonNullable<
 export type UpdateTemplate = NonNullable<
   paths['/v1/templates/{id}']['patch']['requestBody']
 >['content']['application/json'];
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 
 export class Templates {
   constructor(private readonly api: ApiClient) {}
@@ -27,12 +24,7 @@ export class Templates {
 
   /** Every template, page after page. */
   async *all(pageSize = 100): AsyncGenerator<Template> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* everyItem((query) => this.list(query), pageSize);
   }
 
   get(id: string): Promise<TemplateWithDocument> {
