@@ -126,14 +126,12 @@ async function buildClient() {
 
 async function buildStudio() {
   if (!(await tool('vite'))) return;
-  const started = Date.now();
   // The server build (just before) compiled the studio's build script too.
   const result = spawnSync(process.execPath, [join(root, 'dist/studio/build-cli.js')], {
     stdio: 'inherit',
     cwd: root,
   });
   if (result.status !== 0) throw new Error('the studio build failed');
-  process.stdout.write(`platen: studio built in ${Date.now() - started} ms\n`);
 }
 
 if (all || asked.includes('--client')) await buildClient();

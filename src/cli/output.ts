@@ -11,9 +11,22 @@ export interface Output {
   problem(text: string): void;
 }
 
+/**
+ * A line as the terminal should show it: control characters (a template name or a value may carry
+ * ANSI escape sequences, put there by anyone who can edit the workspace) are shown escaped, never
+ * interpreted.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 export const processOutput: Output = {
-  line: (text) => process.stdout.write(`${text}\n`),
-  problem: (text) => process.stderr.write(`${text}\n`),
+  line: (text) => process.stdout.write(`${printable(text)}\n`),
+  problem: (text) => process.stderr.write(`${printable(text)}\n`),
 };
 
 /** `document.pages[0].width: must be at most 10000 (and 2 more)` from a VALIDATION_FAILED's details. */

@@ -81,14 +81,14 @@ const INIT_SCRIPT = `(function () {
 `;
 
 /**
- * Only this origin: the bundle and the init script ('self'), the document (`connect-src`), the
- * logo (a data: URI), styles carrying this response's nonce, and Redoc's search index, which runs
+ * Only this origin: the bundle and the init script (both carrying this response's nonce), the
+ * document (`connect-src`), the logo (a data: URI), styles carrying the same nonce, and Redoc's search index, which runs
  * in a worker made from a blob: URL. Anything else, fonts included, is refused.
  */
 export function apiReferenceCsp(nonce: string): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'nonce-${nonce}'`,
     `style-src 'nonce-${nonce}'`,
     'img-src data:',
     "connect-src 'self'",
@@ -205,6 +205,10 @@ export async function apiReferenceRoutes(app: FastifyInstance): Promise<void> {
           `The Redoc bundle changed: its patch "${name}" no longer applies (see api-reference.ts)`,
         );
       return loaded;
+    });
+    // A failed read (a file briefly missing during a deploy) is tried again by the next request.
+    loading.catch(() => {
+      loading = undefined;
     });
     return loading;
   };

@@ -17,12 +17,17 @@ def compact(**fields: Any) -> Dict[str, Any]:
 def iterate_pages(fetch: Callable[[Optional[str]], Dict[str, Any]]) -> Iterator[Any]:
     """Every item of a `{items, nextCursor}` listing, fetching the next page only when needed."""
     cursor: Optional[str] = None
+    # A cursor seen before would loop for ever (a broken or hostile server): stop there instead.
+    seen = set()
     while True:
         page = fetch(cursor)
         yield from page["items"]
         cursor = page.get("nextCursor")
         if not cursor:
             return
+        if cursor in seen:
+            raise RuntimeError(f"the server repeated the page cursor {cursor}")
+        seen.add(cursor)
 
 
 def poll(

@@ -71,8 +71,11 @@ def sign_render_url(
             raise ValueError(f'"{name}" is a render option, not a variable name, in a URL')
         params[str(name)] = js_string(value)
     for name, value in (options or {}).items():
+        option = _OPTION_NAMES.get(name, name)
+        if option not in ("pageId", "scale", "quality"):
+            raise ValueError(f'"{name}" is not a render option of a URL (scale, quality, pageId)')
         if value is not None:
-            params[_OPTION_NAMES.get(name, name)] = js_string(value)
+            params[option] = js_string(value)
     if expires_at is not None:
         params["exp"] = str(_unix_seconds(expires_at))
     # Sorted by code unit, as the service sorts; the pairs are ASCII once encoded.

@@ -73,10 +73,12 @@ export class Platen {
   /** A rendered file or an asset, by its capability URL (no credential needed or sent). */
   protected async fetchFile(url: string): Promise<Response> {
     const fetchImpl = this.options.fetch ?? globalThis.fetch;
+    // Capability URLs are absolute; a relative one is taken against the service, as Python does.
+    const absolute = new URL(url, this.options.baseUrl).href;
     try {
-      return await fetchImpl(url);
+      return await fetchImpl(absolute);
     } catch (cause) {
-      throw new PlatenConnectionError(url, cause);
+      throw new PlatenConnectionError(absolute, cause);
     }
   }
 }

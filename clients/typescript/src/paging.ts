@@ -11,9 +11,14 @@ export async function* everyItem<T>(
   pageSize: number,
 ): AsyncGenerator<T> {
   let cursor: string | undefined;
+  // A cursor seen before would loop for ever (a broken or hostile server): stop there instead.
+  const seen = new Set<string>();
   do {
     const page = await list({ limit: pageSize, ...(cursor ? { cursor } : {}) });
     yield* page.items;
     cursor = page.nextCursor ?? undefined;
+    if (cursor !== undefined && seen.has(cursor))
+      throw new Error(`the server repeated the page cursor ${cursor}`);
+    if (cursor !== undefined) seen.add(cursor);
   } while (cursor);
 }

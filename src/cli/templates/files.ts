@@ -67,8 +67,20 @@ export function slugOf(name: string): string {
   return slug || 'template';
 }
 
+/**
+ * An id as part of a file name. Ids come from the server (or, for hand-made assets, from the folder's
+ * own file names), and a server is not trusted to send only `tpl_…`: anything that could leave the
+ * folder (`/`, `..`) or confuse a shell is refused before it reaches a path.
+ */
+export function safeId(id: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id)) {
+    throw new Error(`refusing an id that is not a safe file name: ${JSON.stringify(id.slice(0, 80))}`);
+  }
+  return id;
+}
+
 export const templateFileName = (template: { name: string; id: string }): string =>
-  `${slugOf(template.name)}.${template.id}.json`;
+  `${slugOf(template.name)}.${safeId(template.id)}.json`;
 
 /** What a template file holds for a template as the server answered it. */
 export function templateFileContent(template: TemplateWithDocument): TemplateFileContent {
@@ -158,7 +170,9 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 export const assetFileName = (id: string, contentType: string): string =>
-  `${id}.${EXTENSIONS[contentType] ?? 'bin'}`;
+  `${safeId(id)}.${EXTENSIONS[contentType] ?? 'bin'}`;
+
+const sidecarFileName = (id: string): string => `${safeId(id)}.json`;
 
 /** The folder's assets, by the sidecars in `assets/`; a sidecar without its file stops the command. */
 export async function readLocalAssets(dir: string): Promise<Map<string, LocalAsset>> {
@@ -191,7 +205,7 @@ export async function writeLocalAsset(
     ...(asset.family ? { family: asset.family } : {}),
   };
   const wroteFile = await writeIfChanged(join(folder, assetFileName(asset.id, asset.contentType)), bytes);
-  const wroteSidecar = await writeIfChanged(join(folder, `${asset.id}.json`), stableJson(sidecar));
+  const wroteSidecar = await writeIfChanged(join(folder, sidecarFileName(asset.id)), stableJson(sidecar));
   return wroteFile || wroteSidecar;
 }
 
@@ -203,7 +217,7 @@ export function readAssetBytes(dir: string, asset: LocalAsset): Promise<Buffer> 
 export async function renameLocalAsset(dir: string, asset: LocalAsset, id: string): Promise<void> {
   const folder = join(dir, ASSETS_FOLDER);
   await rename(join(folder, asset.fileName), join(folder, assetFileName(id, asset.contentType)));
-  await rename(join(folder, `${asset.id}.json`), join(folder, `${id}.json`));
+  await rename(join(folder, sidecarFileName(asset.id)), join(folder, sidecarFileName(id)));
 }
 
 /** `diff` and `push` read an existing folder; a mistyped path must not look like an empty one. */
