@@ -4,7 +4,7 @@
  * (authorization-server-metadata-endpoint, authorization-code-grant) against a real test server.
  * The client is pre-registered with the tool's callback as redirect URI; the person signs in and
  * presses Allow at the real pages (no auto-approve); the tool then exchanges the code itself and
- * checks the token answer. The tool needs Node 22, so this runs in CI's Node 22 pass only.
+ * checks the token answer. The tool needs Node 22, so this runs in CI's Node 22 and Node 24 passes only.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { authorizeInBrowser, createUser } from './harness/oauth.ts';
 import { freePort, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
 
 const nodeMajor = Number(process.versions.node.split('.')[0]);
-const skip = nodeMajor < 22 ? "needs Node 22: runs in CI's Node 22 pass" : false;
+const skip = nodeMajor < 22 ? "needs Node 22: runs in CI's Node 22 and 24 passes" : false;
 const SCENARIOS = ['authorization-server-metadata-endpoint', 'authorization-code-grant'];
 
 describe.skipIf(skip)(`MCP conformance: authorization server${skip ? ` (skipped: ${skip})` : ''}`, () => {

@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { SQLITE_FILE } from '../store/index.ts';
+import SQLite from '../store/sqlite.ts';
 
 export const SQLITE_BACKUP = 'platen.db';
 export const PG_BACKUP = 'platen.pgdump';

@@ -3,7 +3,6 @@
  * and balance maxima, enforced atomically, and the upgrade of a database from 32-bit columns.
  */
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { Store } from '../store/index.ts';
 import { initialMigration } from '../store/migrations/001_initial.ts';
 import { rendersMigration } from '../store/migrations/002_renders.ts';
 import type { Database } from '../store/schema.ts';
+import SQLite from '../store/sqlite.ts';
 import { changeCredits } from '../store/workspaces.ts';
 import { WorkspaceService } from '../workspaces/service.ts';
 import { CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from './service.ts';

@@ -9,9 +9,11 @@
  * never pass for the holder. SQLite also sees the conflict between two connections of one process,
  * so a second lock in the same process is refused too. Nothing is read from the file.
  */
+
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import SQLite from './sqlite.ts';
 
 export const LOCK_FILE = 'platen.lock';
 
@@ -25,7 +27,7 @@ export class DataDirInUse extends Error {
 }
 
 /** Held locks, so a lock lives as long as the process even if its release function is dropped. */
-const held = new Set<SQLite.Database>();
+const held = new Set<BetterSqlite3.Database>();
 
 /** Takes the folder for this process (the folder must exist); returns the release function. */
 export function lockDataDir(dataDir: string): () => void {

@@ -2,9 +2,10 @@
  * Opens the database: embedded SQLite (WAL) under the data directory by default, PostgreSQL when a
  * URL is given. Runs the one set of migrations on open, so a start always sees the current schema.
  */
+
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   Kysely,
   type Migration,
@@ -29,6 +30,7 @@ import { renderQueueMigration } from './migrations/009_render_queue.ts';
 import { batchesMigration } from './migrations/010_batches.ts';
 import { consoleMigration } from './migrations/011_console.ts';
 import type { Database } from './schema.ts';
+import SQLite from './sqlite.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -71,8 +73,8 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
  * was the largest single cost of a replayed render. Statements are used synchronously, one at a
  * time, so sharing them is safe.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),
     prepare(sql: string) {
