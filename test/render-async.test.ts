@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../src/webhooks/testing/receiver.ts';
-import { simpleDocument } from './fixtures/samples.ts';
+import { simpleDocument, withImage } from './fixtures/samples.ts';
 import { queues } from './harness/backends.ts';
 import { startService } from './harness/process.ts';
 import {
@@ -24,20 +24,6 @@ import {
   workspaceWithKey,
 } from './harness/server.ts';
 import { eventually } from './harness/webhooks.ts';
-
-const withImage = (src: string) => {
-  const document = simpleDocument();
-  document.pages[0]?.elements.push({
-    id: 'img',
-    type: 'image',
-    x: 0,
-    y: 0,
-    width: 40,
-    height: 40,
-    src,
-  } as never);
-  return document;
-};
 
 for (const backend of queues) {
   describe.skipIf(backend.skip)(

@@ -19,20 +19,7 @@ export async function sdkWorkspace(server: TestServer, credits = 10, document: o
   return { admin, platen, workspaceId, key, templateId: template.id, ledger };
 }
 
-/** A document whose image comes from `src` (an origin the test controls). */
-export function withImage(src: string): object {
-  const document = simpleDocument();
-  document.pages[0]?.elements.push({
-    id: 'img',
-    type: 'image',
-    x: 0,
-    y: 0,
-    width: 40,
-    height: 40,
-    src,
-  } as never);
-  return document;
-}
+export { withImage } from '../../../test/fixtures/samples.ts';
 
 /** What `promise` rejects with; fails the test when it resolves. */
 export async function caught(promise: Promise<unknown>): Promise<unknown> {
