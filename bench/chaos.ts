@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { AuditTrail } from '../src/audit/index.ts';
 import { randomBase62 } from '../src/core/ids.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { CreditService } from '../src/credits/service.ts';
@@ -119,7 +120,7 @@ const files = new FolderFileStore(folderRoot(dataDir));
 // sweep removes such files once an hour old. Run here with no margin (every instance is stopped).
 const sweeper = new RenderMaintenance({
   store,
-  credits: new CreditService(store),
+  credits: new CreditService(store, new AuditTrail(store)),
   files,
   instanceId: 'ins_chaos_check',
   logger: createLogger('silent'),

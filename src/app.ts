@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { operatorFeature } from './admin/index.ts';
 import { assetsFeature } from './assets/index.ts';
+import { auditFeature } from './audit/index.ts';
 import {
   apiKeyAuthenticator,
   embedSessionAuthenticator,
@@ -13,7 +14,7 @@ import {
   signedUrlAuthenticator,
 } from './auth/index.ts';
 import { batchesFeature } from './batches/index.ts';
-import { auditFeature, consoleFeature } from './console/index.ts';
+import { consoleFeature } from './console/index.ts';
 import { embedConfigFeature, embedsFeature } from './embeds/index.ts';
 import { fileServingFeature } from './files/serve.ts';
 import type { Feature } from './http/context.ts';
@@ -40,6 +41,7 @@ export function buildApp(
     logger,
     baseUrl: config.baseUrl,
     maxBodyBytes: config.PLATEN_MAX_BODY_BYTES,
+    trustProxy: config.PLATEN_TRUST_PROXY,
     authenticators: {
       apiKey: services.consoleSessions.machineApi(apiKeyAuthenticator(store)),
       operator: services.consoleSessions.operatorApi(operatorTokenAuthenticator(config.PLATEN_ADMIN_TOKEN)),
@@ -48,6 +50,7 @@ export function buildApp(
       oauth: oauthBearerAuthenticator(store, services.oauth, mcpChallenge),
       signedUrl: signedUrlAuthenticator(store),
     },
+    workspaceSuspended: async (id) => (await store.workspaces.get(id))?.suspended ?? false,
     readiness: { database: () => store.ping(), files: () => files.ready() },
     onResponse: (observation) => services.metrics.observeRequest(observation),
     tracer: options.tracer,
@@ -81,7 +84,7 @@ function allFeatures(services: Services, logger: Logger): Feature[] {
     metricsFeature(services.metrics),
     embedConfigFeature(services.embeds),
     webhooksFeature(services),
-    usersFeature(services.people),
+    usersFeature(services.people, config.baseUrl),
     signInFeature(services.people, config.baseUrl),
     consoleFeature({ ...services, baseUrl: config.baseUrl }),
     auditFeature(services.audit),

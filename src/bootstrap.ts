@@ -4,9 +4,8 @@
  * printed once to standard output (never logged, never stored in clear). A claim in the database
  * makes sure only one of several starting instances does it.
  */
-import { type ApiKeyService, SCOPES } from './auth/index.ts';
-import { SETUP_PATH } from './console/index.ts';
-import type { PeopleService } from './people/index.ts';
+import { type ApiKeyService, SCOPES, systemPrincipal } from './auth/index.ts';
+import { type PeopleService, SETUP_PATH } from './people/index.ts';
 import type { Store } from './store/index.ts';
 import type { WorkspaceService } from './workspaces/service.ts';
 
@@ -21,9 +20,10 @@ export interface BootstrapDeps {
 export async function bootstrapIfEmpty(deps: BootstrapDeps, print: (text: string) => void): Promise<boolean> {
   if ((await deps.workspaces.count()) > 0) return false;
   if (!(await deps.store.meta.claim('bootstrap', new Date().toISOString()))) return false;
-  const workspace = await deps.workspaces.create({ name: 'default', credits: 100 }, 'bootstrap');
-  const key = await deps.apiKeys.create(workspace.id, { name: 'bootstrap key', scopes: SCOPES }, 'bootstrap');
-  const setup = await deps.people.issueSetupLink();
+  const bootstrap = systemPrincipal('bootstrap');
+  const workspace = await deps.workspaces.create(bootstrap, { name: 'default', credits: 100 });
+  const key = await deps.apiKeys.create(bootstrap, workspace.id, { name: 'bootstrap key', scopes: SCOPES });
+  const { token: setup } = await deps.people.issueSetupLink(null);
   print(
     [
       '',

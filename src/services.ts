@@ -1,15 +1,20 @@
 /**
  * Builds every long-lived part from the configuration, in one place, for the service and the test
- * harness alike: store → files → render pool → rate limiter → one service per feature (credits,
- * workspaces, API keys, templates, assets, renders, thumbnails) → upkeep. Every entry point calls these.
+ * harness alike, in dependency order (each part is built after everything it uses): data-dir lock →
+ * store → files → render pool → rate limiter → metrics → one service per feature (credits,
+ * templates, workspaces, API keys, …, renders, thumbnails) → webhook dispatcher → render upkeep →
+ * background renders, batches and the render queue (the one cycle, bound explicitly below) → the
+ * listeners between them, wired last. Nothing is started here: start.ts starts what runs.
+ * `close()` takes it down in the reverse order.
  */
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AssetService } from './assets/index.ts';
+import { AuditLog, AuditTrail } from './audit/index.ts';
 import { ApiKeyService, EmbedSessionTokens } from './auth/index.ts';
 import { BatchService } from './batches/index.ts';
-import { AuditService, ConsoleSessions } from './console/index.ts';
+import { ConsoleSessions } from './console/index.ts';
 import type { Config } from './core/config.ts';
 import { randomBase62 } from './core/ids.ts';
 import { CreditService } from './credits/service.ts';
@@ -69,7 +74,8 @@ export interface Services {
   batches: BatchService;
   renderQueue: RenderQueue;
   people: PeopleService;
-  audit: AuditService;
+  /** The audit log as operators read it (every service writes through one AuditTrail). */
+  audit: AuditLog;
   /** People's console sessions as credentials (the console, and /v1 and /admin for the console). */
   consoleSessions: ConsoleSessions;
   oauth: OAuthService;
@@ -110,20 +116,41 @@ export async function createServices(
     pool: () => pool.stats(),
     webhookBacklog: () => store.webhooks.backlog(),
   });
-  const credits = new CreditService(store);
+
+  // Features that need only the store (and each other, in this order). One audit writer for all.
+  const trail = new AuditTrail(store);
+  const credits = new CreditService(store, trail);
   const webhookTargets = webhookPolicy(config.PLATEN_ALLOW_PRIVATE_URLS, config.PLATEN_WEBHOOK_TIMEOUT_MS);
-  const embedTokens = new EmbedSessionTokens(store);
   const templates = new TemplateService(store, { baseUrl: config.baseUrl, events: webhookEventSink(store) });
-  const webhookDispatcher = new WebhookDispatcher({
-    store,
-    logger,
-    policy: webhookTargets,
-    singleInstance: store.handle.dialect === 'sqlite',
-    leaseMs: config.PLATEN_WEBHOOK_LEASE_MS,
-    onAttempt: (outcome) => metrics.observeWebhookAttempt(outcome),
+  const workspaces = new WorkspaceService(store, credits, trail);
+  const apiKeys = new ApiKeyService(store, trail);
+  const embedTokens = new EmbedSessionTokens(store);
+  const embeds = new EmbedService(store, embedTokens, trail);
+  const assets = new AssetService(store, files, {
+    maxBytes: config.PLATEN_MAX_ASSET_BYTES,
+    baseUrl: config.baseUrl,
+    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
   });
-  // A change that may have written events wakes the dispatcher, so delivery does not wait for a poll.
-  templates.onChange(() => webhookDispatcher.wake());
+  const webhooks = new WebhookService(store, trail, { policy: webhookTargets });
+  const audit = new AuditLog(store);
+  const people = new PeopleService(store, trail, {
+    sessionTtlSeconds: config.PLATEN_SIGNIN_SESSION_TTL_SECONDS,
+    maxFailuresPerAccount: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerAddress: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS,
+    lockoutWindowSeconds: config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS,
+  });
+  const consoleSessions = new ConsoleSessions(people, store, config.baseUrl);
+  const oauth = new OAuthService(
+    store,
+    oauthSettings({
+      baseUrl: config.baseUrl,
+      accessTtlSeconds: config.PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTtlSeconds: config.PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      registrationsPerHour: config.PLATEN_OAUTH_REGISTRATIONS_PER_HOUR,
+    }),
+  );
+
+  // Rendering: the render service over the pool, and what reads renders back.
   const inputs = new JobInputLoader(store, files, config.PLATEN_CACHE_JOB_INPUTS_MB * 1024 * 1024);
   const renders = new RenderService({
     store,
@@ -138,18 +165,64 @@ export async function createServices(
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
     observe: (render) => metrics.observeRender(render),
   });
+  const renderHistory = new RenderHistory(store);
+  const renderUrls = new RenderUrlService({
+    store,
+    renders,
+    files,
+    audit: trail,
+    graceSeconds: config.PLATEN_URL_SECRET_GRACE_SECONDS,
+  });
+  // Never charged; one at a time, and none started while paid renders wait for a process.
+  const thumbnails = new ThumbnailService({
+    store,
+    files,
+    inputs,
+    render: (job) => pool.render(job),
+    busy: () => pool.stats().queued > 0,
+    logger,
+    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
+  });
+
+  // Background work (started by start.ts, stopped by close() below).
+  const webhookDispatcher = new WebhookDispatcher({
+    store,
+    logger,
+    policy: webhookTargets,
+    singleInstance: store.handle.dialect === 'sqlite',
+    leaseMs: config.PLATEN_WEBHOOK_LEASE_MS,
+    onAttempt: (outcome) => metrics.observeWebhookAttempt(outcome),
+  });
+  const maintenance = new RenderMaintenance({
+    store,
+    credits,
+    files,
+    instanceId,
+    logger,
+    retentionDays: config.PLATEN_RENDER_RETENTION_DAYS,
+    singleInstance: store.handle.dialect === 'sqlite',
+  });
+
   // Background renders: accepted and charged by a request, run by this worker (or another instance's).
-  const background: BackgroundRenders = new BackgroundRenders({
+  // The one real cycle in this graph: BackgroundRenders hands each accepted render to the render
+  // queue (`enqueue`) and reports each finished one to the batches (`finished`), while the queue runs
+  // renders through BackgroundRenders (`run`) and the batches accept theirs through it. It is broken
+  // here, explicitly: BackgroundRenders is built against a late-bound port, then the batches and the
+  // queue are built with the real BackgroundRenders, then the port is bound to them. Binding happens
+  // before createServices returns, so before anything starts: nothing can call the port earlier
+  // (a call before then is a bug, and throws).
+  const backgroundPort = lateBoundBackgroundPort();
+  const background = new BackgroundRenders({
     service: renders,
     store,
     credits,
     instanceId,
     baseUrl: config.baseUrl,
     outcome: renderEventSink(store),
-    enqueue: (renderId) => renderQueue.enqueue(renderId),
-    finished: (renderId) => batches.renderFinished(renderId),
+    enqueue: backgroundPort.enqueue,
+    finished: backgroundPort.finished,
   });
-  const batches: BatchService = new BatchService({
+  const batches = new BatchService({
     store,
     renders,
     background,
@@ -164,88 +237,74 @@ export async function createServices(
     instanceId,
     logger,
   });
-  // Never charged; one at a time, and none started while paid renders wait for a process.
-  const thumbnails = new ThumbnailService({
-    store,
-    files,
-    inputs,
-    render: (job) => pool.render(job),
-    busy: () => pool.stats().queued > 0,
-    logger,
-    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
-  });
+  backgroundPort.bind({ renderQueue, batches });
+
+  // Listeners, in one place, once everything exists.
+  // A change that may have written events wakes the dispatcher, so delivery does not wait for a poll.
+  templates.onChange(() => webhookDispatcher.wake());
   templates.onChange((template) => thumbnails.templateChanged(template));
-  const maintenance = new RenderMaintenance({
-    store,
-    credits,
-    files,
-    instanceId,
-    logger,
-    retentionDays: config.PLATEN_RENDER_RETENTION_DAYS,
-    singleInstance: store.handle.dialect === 'sqlite',
-  });
-  const people = new PeopleService(store, {
-    sessionTtlSeconds: config.PLATEN_SIGNIN_SESSION_TTL_SECONDS,
-    maxFailuresPerAccount: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ACCOUNT,
-    maxFailuresPerAddress: config.PLATEN_SIGNIN_MAX_FAILURES_PER_ADDRESS,
-    lockoutWindowSeconds: config.PLATEN_SIGNIN_LOCKOUT_WINDOW_SECONDS,
-  });
+
   return {
     config,
     store,
     files,
-    credits,
-    workspaces: new WorkspaceService(store, credits),
-    apiKeys: new ApiKeyService(store),
-    templates,
-    thumbnails,
-    renderUrls: new RenderUrlService({
-      store,
-      renders,
-      files,
-      graceSeconds: config.PLATEN_URL_SECRET_GRACE_SECONDS,
-    }),
-    embeds: new EmbedService(store, embedTokens),
-    embedTokens,
-    assets: new AssetService(store, files, {
-      maxBytes: config.PLATEN_MAX_ASSET_BYTES,
-      baseUrl: config.baseUrl,
-      allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
-    }),
     pool,
     limiter,
-    renders,
-    background,
-    renderQueue,
-    batches,
-    maintenance,
-    webhooks: new WebhookService(store, { policy: webhookTargets }),
-    webhookDispatcher,
-    audit: new AuditService(store),
-    consoleSessions: new ConsoleSessions(people, store, config.baseUrl),
-    renderHistory: new RenderHistory(store),
-    people,
-    oauth: new OAuthService(
-      store,
-      oauthSettings({
-        baseUrl: config.baseUrl,
-        accessTtlSeconds: config.PLATEN_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-        refreshTtlSeconds: config.PLATEN_OAUTH_REFRESH_TOKEN_TTL_SECONDS,
-        registrationsPerHour: config.PLATEN_OAUTH_REGISTRATIONS_PER_HOUR,
-      }),
-    ),
     metrics,
     instanceId,
+    credits,
+    templates,
+    workspaces,
+    apiKeys,
+    embedTokens,
+    embeds,
+    assets,
+    webhooks,
+    audit,
+    people,
+    consoleSessions,
+    oauth,
+    renders,
+    renderHistory,
+    renderUrls,
+    thumbnails,
+    webhookDispatcher,
+    maintenance,
+    background,
+    batches,
+    renderQueue,
+    /** The reverse of construction: what runs in the background first, the store and the lock last. */
     async close() {
       await renderQueue.stop();
-      await webhookDispatcher.stop();
       await maintenance.stop();
+      await webhookDispatcher.stop();
       await thumbnails.close();
-      await pool.close();
       await limiter?.close();
+      await pool.close();
       await files.close();
       await store.close();
       unlock();
+    },
+  };
+}
+
+/** What BackgroundRenders calls outward, bound once the render queue and the batches exist. */
+function lateBoundBackgroundPort(): {
+  enqueue(renderId: string): void;
+  finished(renderId: string): Promise<void>;
+  bind(targets: { renderQueue: RenderQueue; batches: BatchService }): void;
+} {
+  let targets: { renderQueue: RenderQueue; batches: BatchService } | null = null;
+  const bound = () => {
+    if (!targets) throw new Error('background renders used before the render queue and batches were bound');
+    return targets;
+  };
+  return {
+    enqueue: (renderId) => bound().renderQueue.enqueue(renderId),
+    finished: (renderId) => bound().batches.renderFinished(renderId),
+    bind(next) {
+      if (targets) throw new Error('background renders are bound once');
+      targets = next;
     },
   };
 }

@@ -158,7 +158,12 @@ describe('platen admin', () => {
       expect(operator).toMatchObject({ email: 'ops-cli@example.com', operator: true, workspaceIds: [] });
       const log = JSON.parse((await run('audit-log', 'list')).stdout).items;
       expect(log).toContainEqual(
-        expect.objectContaining({ action: 'operator.created', target: operator.id, actor: 'operator-token' }),
+        expect.objectContaining({
+          action: 'user.created',
+          target: operator.id,
+          actor: { type: 'operator_token', id: null, label: 'operator token' },
+          details: { email: 'ops-cli@example.com', operator: true, workspaceIds: [] },
+        }),
       );
     } finally {
       delete process.env.PLATEN_USER_PASSWORD;

@@ -193,11 +193,12 @@ describe('the console API', () => {
 
     const log = await admin(server.base, 'GET', '/audit-log');
     const about = log.json.items.filter((entry: { target: string }) => entry.target === created.json.id);
-    expect(about.map((e: { action: string; actor: string }) => [e.action, e.actor])).toEqual([
-      ['api_key.revoked', `person:${member.userId}`],
-      ['api_key.created', `person:${member.userId}`],
+    const person = { type: 'person', id: member.userId, label: member.email };
+    expect(about.map((e: { action: string; actor: unknown }) => [e.action, e.actor])).toEqual([
+      ['api_key.revoked', person],
+      ['api_key.created', person],
     ]);
-    expect(about[0].workspaceId).toBe(mine.workspaceId);
+    expect(about[0]).toMatchObject({ workspaceId: mine.workspaceId, address: '127.0.0.1' });
   });
 
   it('shows the webhook delivery log, and redelivers a message under its own webhook-id', async () => {
@@ -261,7 +262,8 @@ describe('the console API', () => {
     expect(log.json.items).toContainEqual(
       expect.objectContaining({
         action: 'webhook.secret_rotated',
-        actor: `person:${member.userId}`,
+        actor: { type: 'person', id: member.userId, label: member.email },
+        workspaceId: mine.workspaceId,
         target: hookId,
       }),
     );

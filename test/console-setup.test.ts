@@ -60,28 +60,33 @@ describe('the setup link', () => {
     const fields = { token, email: 'Ops@Example.com', password: 'correct horse', confirm: 'correct horse' };
     const [first, second] = await Promise.all([
       postSetup(fields),
-      postSetup({ ...fields, email: 'b@example.com' }),
+      postSetup({ ...fields, email: 'B@Example.COM' }),
     ]);
     const statuses = [first.status, second.status].sort();
     expect(statuses).toEqual([303, 410]);
+    // Either may win the race; the loser's account is not kept. Emails are stored in lower case.
     const created = first.status === 303 ? first : second;
+    const email = first.status === 303 ? 'ops@example.com' : 'b@example.com';
     const cookie = created.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^platen_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
     expect(created.headers.get('location')).toBe('/console/');
     const signedIn = await fetch(`${server.base}/console/api/session`, {
       headers: { cookie: cookie.split(';')[0] ?? '' },
     });
-    expect((await signedIn.json()).user).toMatchObject({ email: 'ops@example.com', operator: true });
-    expect((await fetch(setupUrl)).status).toBe(410);
+    expect((await signedIn.json()).user).toMatchObject({ email, operator: true });
+    const used = await fetch(setupUrl);
+    expect(used.status).toBe(410);
+    // The used link's page says so plainly and leads to sign-in (no Markdown backticks).
+    const usedPage = await used.text();
+    expect(usedPage).not.toContain('`');
+    expect(usedPage).toContain('href="/oauth/signin?next=%2Fconsole%2F"');
     expect((await postSetup(fields)).status).toBe(410);
     const users = (await admin(server.base, 'GET', '/users')).json.items;
-    expect(users).toEqual([
-      expect.objectContaining({ email: 'ops@example.com', operator: true, workspaceIds: [] }),
-    ]);
+    expect(users).toEqual([expect.objectContaining({ email, operator: true, workspaceIds: [] })]);
   });
 
   it('is spent when it expires', async () => {
-    const token = await server.services.people.issueSetupLink(-1);
+    const token = await server.services.people.issueSetupLink(null, -1);
     expect((await fetch(`${server.base}/console/setup?token=${token}`)).status).toBe(410);
   });
 });
@@ -115,17 +120,36 @@ describe('operators and the audit log', () => {
     });
     await admin(server.base, 'POST', `/webhooks/${hook.json.id}/rotate-secret`);
     const log = (await admin(server.base, 'GET', '/audit-log')).json;
+    const operatorToken = { type: 'operator_token', id: null, label: 'operator token' };
     expect(
       log.items
-        .slice(0, 3)
-        .map((e: { action: string; target: string; actor: string }) => [e.action, e.target, e.actor]),
+        .slice(0, 5)
+        .map((e: { action: string; target: string; actor: unknown }) => [e.action, e.target, e.actor]),
     ).toEqual([
-      ['webhook.secret_rotated', hook.json.id, 'operator-token'],
-      ['api_key.revoked', key.json.id, 'operator-token'],
-      ['api_key.created', key.json.id, 'operator-token'],
+      ['webhook.secret_rotated', hook.json.id, operatorToken],
+      ['webhook.created', hook.json.id, operatorToken],
+      ['api_key.revoked', key.json.id, operatorToken],
+      ['api_key.created', key.json.id, operatorToken],
+      ['workspace.created', ws.json.id, operatorToken],
     ]);
-    expect(log.items.map((e: { action: string }) => e.action)).toContain('operator.created');
-    expect(log.items.at(-1)).toMatchObject({ action: 'api_key.created', actor: 'bootstrap' });
+    expect(log.items[0]).toMatchObject({ workspaceId: ws.json.id, address: '127.0.0.1' });
+    expect(log.items).toContainEqual(
+      expect.objectContaining({
+        action: 'user.created',
+        actor: { type: 'setup_link', id: null, label: 'setup link' },
+      }),
+    );
+    // The first start's workspace and key, by the service itself (the same millisecond: either order).
+    const bootstrap = { type: 'system', id: null, label: 'bootstrap' };
+    expect(
+      log.items
+        .slice(-2)
+        .map((e: { action: string; actor: unknown }) => [e.action, e.actor])
+        .sort(),
+    ).toEqual([
+      ['api_key.created', bootstrap],
+      ['workspace.created', bootstrap],
+    ]);
     expect(JSON.stringify(log)).not.toContain(key.json.key);
     const first = (await admin(server.base, 'GET', '/audit-log?limit=1')).json;
     const next = (await admin(server.base, 'GET', `/audit-log?limit=1&cursor=${first.nextCursor}`)).json;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditTrail } from '../src/audit/trail.ts';
 import { randomBase62 } from '../src/core/ids.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../src/credits/service.ts';
@@ -242,7 +243,7 @@ for (const backend of backends) {
 
         const maintenance = new RenderMaintenance({
           store,
-          credits: new CreditService(store),
+          credits: new CreditService(store, new AuditTrail(store)),
           files,
           instanceId: 'ins_a',
           logger: createLogger('silent'),

@@ -23,6 +23,7 @@ const kernel = (feature: Feature, authenticators: Authenticators = {}) =>
     baseUrl: 'http://localhost',
     maxBodyBytes: 1024,
     authenticators,
+    workspaceSuspended: async () => false,
     readiness: {},
     features: [feature],
   });
@@ -45,6 +46,7 @@ describe('the kernel', () => {
       workspaceId: 'ws_x',
       scopes: new Set(),
       actor: { type: 'oauth', clientId: 'c', userId: 'u' },
+      address: '127.0.0.1',
     };
     const { app } = await kernel(featureWith('oauth'), {
       oauth: async ({ headers }) => {

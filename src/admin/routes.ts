@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type ApiKeyService, auditActorOf, scopeSchema } from '../auth/index.ts';
+import { type ApiKeyService, principalOf, scopeSchema } from '../auth/index.ts';
 import { type CreditService, MAX_CREDIT_BALANCE, MAX_CREDIT_CHANGE } from '../credits/service.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
@@ -50,7 +50,11 @@ const ledgerEntrySchema = z
     delta: z.number().int().describe('Credits added (positive) or taken (negative)'),
     balanceAfter: z.number().int(),
     reason: z.string(),
-    actor: z.string(),
+    actor: z
+      .string()
+      .describe(
+        "Who: `person:<email> (<user id>)` for an operator in the console, `operator-token`, `bootstrap`, or the render's credential",
+      ),
     renderId: z.string().nullable(),
     createdAt: z.string(),
   })
@@ -109,7 +113,8 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
           errors: [400, 401, 413, 415],
         }),
       },
-      async (request, reply) => reply.status(201).send(await workspaces.create(request.body, 'operator')),
+      async (request, reply) =>
+        reply.status(201).send(await workspaces.create(principalOf(request), request.body)),
     );
 
     app.get(
@@ -124,7 +129,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
           errors: [401],
         }),
       },
-      async () => ({ items: await workspaces.list() }),
+      async (request) => ({ items: await workspaces.list(principalOf(request)) }),
     );
 
     app.get(
@@ -140,7 +145,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
           errors: [401, 404],
         }),
       },
-      async (request) => workspaces.get(request.params.id),
+      async (request) => workspaces.get(principalOf(request), request.params.id),
     );
 
     app.patch(
@@ -157,7 +162,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
           errors: [400, 401, 404, 413, 415],
         }),
       },
-      async (request) => workspaces.update(request.params.id, request.body),
+      async (request) => workspaces.update(principalOf(request), request.params.id, request.body),
     );
 
     app.post(
@@ -176,10 +181,11 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request) => {
-        const { id } = await workspaces.get(request.params.id);
+        const principal = principalOf(request);
+        const { id } = await workspaces.get(principal, request.params.id);
         const { amount } = request.body;
         const reason = request.body.reason ?? (amount > 0 ? 'operator grant' : 'operator withdrawal');
-        return { creditBalance: await credits.adjust(id, amount, reason, 'operator') };
+        return { creditBalance: await credits.adjust(principal, id, amount, reason) };
       },
     );
 
@@ -198,8 +204,9 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request) => {
-        const { id } = await workspaces.get(request.params.id);
-        return { items: await credits.ledger(id) };
+        const principal = principalOf(request);
+        const { id } = await workspaces.get(principal, request.params.id);
+        return { items: await credits.ledger(principal, id) };
       },
     );
 
@@ -219,11 +226,10 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request, reply) => {
-        const { id } = await workspaces.get(request.params.id);
         const { name = 'API key', scopes } = request.body;
         return reply
           .status(201)
-          .send(await apiKeys.create(id, { name, scopes }, auditActorOf(request.principal)));
+          .send(await apiKeys.create(principalOf(request), request.params.id, { name, scopes }));
       },
     );
 
@@ -241,8 +247,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request) => {
-        const { id } = await workspaces.get(request.params.id);
-        return { items: await apiKeys.list(id) };
+        return { items: await apiKeys.list(principalOf(request), request.params.id) };
       },
     );
 
@@ -261,7 +266,7 @@ export function operatorRoutes({ workspaces, credits, apiKeys }: OperatorService
         }),
       },
       async (request, reply) => {
-        await apiKeys.revoke(request.params.id, auditActorOf(request.principal));
+        await apiKeys.revoke(principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

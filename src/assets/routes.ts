@@ -42,15 +42,33 @@ const listQuery = z
   })
   .strict();
 
+/**
+ * What the multipart parser throws for a body that is not multipart as its header says (no
+ * boundary, a part cut short, the data ending early): the client's error, 400. Errors that carry
+ * an HTTP status (the plugin's limits: 413) or are the service's own pass through as they are.
+ */
+function malformedMultipart(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  if (typeof (error as { statusCode?: unknown })?.statusCode === 'number') return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError('VALIDATION_FAILED', 'The multipart body is malformed.', [
+    { path: '(body)', message: reason.replace(/^Multipart: /, '') },
+  ]);
+}
+
 /** The uploaded file: the raw body, or the one file part of a multipart body. */
 export async function readUpload(request: FastifyRequest): Promise<Buffer> {
   if (request.isMultipart()) {
-    const part = await request.file();
+    const part = await request.file().catch((error: unknown) => {
+      throw malformedMultipart(error);
+    });
     if (!part)
       throw new AppError('VALIDATION_FAILED', 'No file part in the upload.', [
         { path: 'file', message: 'Required' },
       ]);
-    const bytes = await part.toBuffer();
+    const bytes = await part.toBuffer().catch((error: unknown) => {
+      throw malformedMultipart(error);
+    });
     if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE');
     return bytes;
   }

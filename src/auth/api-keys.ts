@@ -1,10 +1,12 @@
 /**
- * API keys as the operator manages them: created for a workspace with a set of scopes (the clear
- * key is shown once), listed by masked prefix, revoked. The store keeps hashes; scopes are ours.
+ * API keys as operators and the console's people manage them: created for a workspace with a set
+ * of scopes (the clear key is shown once), listed by masked prefix, revoked; each change audited.
+ * The principal decides which workspace's keys it reaches. The store keeps hashes; scopes are ours.
  */
 import { AppError } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
 import type { Store } from '../store/index.ts';
+import { assertManages, isOperator, manages, type Principal } from './principal.ts';
 import { isScope, type Scope } from './scopes.ts';
 
 export interface ApiKeyView {
@@ -38,43 +40,60 @@ function view(record: {
   };
 }
 
-/** The audit log's name for the holder of PLATEN_ADMIN_TOKEN. */
-export const OPERATOR_TOKEN = 'operator-token';
+/**
+ * Where key changes are recorded: the audit trail (src/audit's AuditTrail), named here by the one
+ * method used so that auth, which the audit trail itself builds on, imports nothing of it.
+ */
+export interface ApiKeyAudit {
+  record(
+    principal: Principal,
+    action: 'api_key.created' | 'api_key.revoked',
+    subject: { workspaceId: string; target: string; details?: Record<string, unknown> },
+  ): Promise<unknown>;
+}
+
+const notFound = () => new AppError('NOT_FOUND', 'The API key was not found.');
+const noWorkspace = () => new AppError('NOT_FOUND', 'The workspace was not found.');
 
 export class ApiKeyService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly audit: ApiKeyAudit,
+  ) {}
 
-  /** A new key (shown once); `actor` (who asked) goes to the audit log. */
+  /** A new key (shown once) for a workspace the principal manages. */
   async create(
+    principal: Principal,
     workspaceId: string,
     input: { name: string; scopes: readonly Scope[] },
-    actor = OPERATOR_TOKEN,
   ): Promise<ApiKeyView & { key: string }> {
+    await this.workspace(principal, workspaceId);
     const created = await this.store.apiKeys.create({ workspaceId, name: input.name, scopes: input.scopes });
-    await this.store.console.audit({
-      actor,
-      action: 'api_key.created',
+    await this.audit.record(principal, 'api_key.created', {
       workspaceId,
       target: created.id,
-      details: { name: input.name, scopes: [...input.scopes] },
+      details: { name: input.name, scopes: [...input.scopes], prefix: created.prefix },
     });
     return { ...view(created), key: created.key };
   }
 
-  async list(workspaceId: string): Promise<ApiKeyView[]> {
+  async list(principal: Principal, workspaceId: string): Promise<ApiKeyView[]> {
+    await this.workspace(principal, workspaceId);
     return (await this.store.apiKeys.list(workspaceId)).map(view);
   }
 
-  /** Revokes a key; `within` confines the caller to one workspace (another's key is not found). */
-  async revoke(id: string, actor = OPERATOR_TOKEN, within: string | null = null): Promise<void> {
+  /** Revokes a key of a workspace the principal manages (another's is not found). */
+  async revoke(principal: Principal, id: string): Promise<void> {
+    const within = isOperator(principal) ? null : principal.workspaceId;
+    if (within !== null && !manages(principal, within)) throw notFound();
     const revokedIn = isIdOf('apiKey', id) ? await this.store.apiKeys.revoke(id, within) : null;
-    if (revokedIn === null) throw new AppError('NOT_FOUND', 'The API key was not found.');
-    await this.store.console.audit({
-      actor,
-      action: 'api_key.revoked',
-      workspaceId: revokedIn,
-      target: id,
-      details: null,
-    });
+    if (revokedIn === null) throw notFound();
+    await this.audit.record(principal, 'api_key.revoked', { workspaceId: revokedIn, target: id });
+  }
+
+  private async workspace(principal: Principal, workspaceId: string): Promise<void> {
+    assertManages(principal, workspaceId, noWorkspace);
+    if (!isIdOf('workspace', workspaceId) || !(await this.store.workspaces.get(workspaceId)))
+      throw noWorkspace();
   }
 }

@@ -4,6 +4,7 @@
  * no authenticator refuses to register, so nothing is ever served unauthenticated by mistake.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AppError } from '../core/errors.ts';
 import type { Principal } from './principal.ts';
 import type { Scope } from './scopes.ts';
 
@@ -27,9 +28,18 @@ export interface AuthInput {
   params: Readonly<Record<string, string | undefined>>;
   /** The scope the route needs, or null. */
   requiredScope: Scope | null;
+  /** The client's address (the forwarded one behind a trusted proxy: PLATEN_TRUST_PROXY). */
+  address: string;
 }
 
-/** Throws the credential's AppError, or answers the principal (none for the operator). */
-export type Authenticator = (input: AuthInput) => Promise<Principal | undefined>;
+/**
+ * Checks the credential and answers its principal, or throws the credential's AppError. What
+ * follows the credential in the order of checks (docs/api.md, Errors: the workspace's suspension,
+ * a named workspace, the scope) is the kernel's, once for every kind (http/auth-hook.ts);
+ * `insufficientScope` words the scope refusal where a protocol says how (OAuth's challenge).
+ */
+export type Authenticator = ((input: AuthInput) => Promise<Principal>) & {
+  insufficientScope?: (scope: Scope) => AppError;
+};
 
 export type Authenticators = Partial<Record<Exclude<AuthKind, 'none'>, Authenticator>>;

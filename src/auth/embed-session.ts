@@ -5,9 +5,11 @@
  * key is the deployment's, kept in the database so every instance verifies every token.
  *
  * At each request the embed is read again: a deleted embed, another embed's token, or a token
- * without a user on an embed that is multi-tenant now is 401 INVALID_SESSION, a disabled embed 403 EMBED_DISABLED, a suspended workspace 403
- * SUBSCRIPTION_SUSPENDED, and the scopes are the embed's toggles now (docs/api.md, Embeds: "toggles are
- * read at each request"), so switching a toggle off takes effect at once.
+ * without a user on an embed that is multi-tenant now is 401 INVALID_SESSION, a disabled embed 403
+ * EMBED_DISABLED, and the scopes are the embed's toggles now (docs/api.md, Embeds: "toggles are
+ * read at each request"), so switching a toggle off takes effect at once. (A suspended workspace
+ * is the kernel's check, as for every credential.) A console studio token (`ses`) also needs the
+ * console session it was opened from to be live: signing out, or being disabled, ends it at once.
  */
 import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
@@ -42,9 +44,20 @@ export class EmbedSessionTokens {
 
   constructor(private readonly store: Store) {}
 
-  async mint(embed: EmbedRecord, userId: string | null, now = new Date()): Promise<MintedSession> {
+  /** `consoleSession`: the console session (its id) a console studio token lives and dies with. */
+  async mint(
+    embed: EmbedRecord,
+    userId: string | null,
+    options: { consoleSession?: string } = {},
+    now = new Date(),
+  ): Promise<MintedSession> {
     const expires = new Date(now.getTime() + embed.sessionTtlSeconds * 1000);
-    const token = await new SignJWT({ wsp: embed.workspaceId, scp: embedScopes(embed).join(' ') })
+    const claims = {
+      wsp: embed.workspaceId,
+      scp: embedScopes(embed).join(' '),
+      ...(options.consoleSession ? { ses: options.consoleSession } : {}),
+    };
+    const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setAudience(audienceOf(embed.id))
@@ -59,7 +72,7 @@ export class EmbedSessionTokens {
   async verify(
     token: string,
     embedId: string,
-  ): Promise<{ workspaceId: string; userId: string | null } | null> {
+  ): Promise<{ workspaceId: string; userId: string | null; consoleSession: string | null } | null> {
     try {
       const { payload } = await jwtVerify(token, await this.signingKey(), {
         issuer: ISSUER,
@@ -67,7 +80,12 @@ export class EmbedSessionTokens {
         algorithms: ['HS256'],
       });
       if (typeof payload.wsp !== 'string' || typeof payload.sub !== 'string') return null;
-      return { workspaceId: payload.wsp, userId: payload.sub === '' ? null : payload.sub };
+      if (payload.ses !== undefined && typeof payload.ses !== 'string') return null;
+      return {
+        workspaceId: payload.wsp,
+        userId: payload.sub === '' ? null : payload.sub,
+        consoleSession: payload.ses ?? null,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;
@@ -89,7 +107,7 @@ export class EmbedSessionTokens {
 const bearerOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionTokens): Authenticator {
-  return async ({ headers, params, requiredScope }): Promise<Principal> => {
+  return async ({ headers, params, address }): Promise<Principal> => {
     const embedId = params.embedId ?? '';
     const token = bearerOf(headers.authorization);
     const claims = token && token.length <= 4096 ? await tokens.verify(token, embedId) : null;
@@ -98,18 +116,18 @@ export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionToke
     if (!embed || embed.workspaceId !== claims.workspaceId) throw new AppError('INVALID_SESSION');
     // Minted without a user while the embed was single-tenant: it names no end-user to isolate.
     if (embed.multiTenant && claims.userId === null) throw new AppError('INVALID_SESSION');
+    // A console studio token: only while the console session it was opened from lives.
+    if (
+      claims.consoleSession !== null &&
+      !(await store.users.session(claims.consoleSession, new Date().toISOString()))
+    )
+      throw new AppError('INVALID_SESSION');
     if (!embed.enabled) throw new AppError('EMBED_DISABLED');
-    if (embed.workspaceSuspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
-    const scopes = new Set(embedScopes(embed));
-    if (requiredScope && !scopes.has(requiredScope)) {
-      throw new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, {
-        requiredScope,
-      });
-    }
     return {
       workspaceId: embed.workspaceId,
-      scopes,
+      scopes: new Set(embedScopes(embed)),
       actor: { type: 'embed_session', embedId, userId: claims.userId, isolated: embed.multiTenant },
+      address,
     };
   };
 }

@@ -24,11 +24,15 @@ export { operatorTokenAuthenticator } from './operator-token.ts';
 export {
   type Actor,
   actorLabel,
+  assertManages,
+  assertOperator,
   assertSameWorkspace,
-  auditActorOf,
-  confinedTo,
+  isOperator,
+  manages,
   type Principal,
+  principalOf,
   requirePrincipal,
+  systemPrincipal,
 } from './principal.ts';
 export { isScope, SCOPES, type Scope, scopeSchema } from './scopes.ts';
 export { signedUrlAuthenticator } from './signed-url-auth.ts';

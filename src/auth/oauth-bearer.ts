@@ -67,7 +67,7 @@ export function oauthBearerAuthenticator(
         description ? { code: 'invalid_token', description } : undefined,
       ),
     });
-  return async ({ headers, requiredScope }): Promise<Principal> => {
+  const authenticate: Authenticator = async ({ headers, address }): Promise<Principal> => {
     const token = bearerOf(headers.authorization);
     if (!token) throw unauthorized();
     const verified = token.length <= 512 ? await verifier.verifyAccessToken(token) : null;
@@ -75,15 +75,15 @@ export function oauthBearerAuthenticator(
       throw unauthorized('The access token is invalid, expired, revoked or for another resource');
     const workspace = await store.workspaces.get(verified.workspaceId);
     if (!workspace) throw unauthorized('The workspace of this token no longer exists');
-    if (workspace.suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
-    const scopes = new Set<Scope>(verified.scopes.filter(isScope));
-    if (requiredScope && !scopes.has(requiredScope)) throw insufficientScope(challenge, requiredScope);
     return {
       workspaceId: verified.workspaceId,
-      scopes,
+      scopes: new Set<Scope>(verified.scopes.filter(isScope)),
       actor: { type: 'oauth', clientId: verified.clientId, userId: verified.userId },
+      address,
     };
   };
+  authenticate.insufficientScope = (scope) => insufficientScope(challenge, scope);
+  return authenticate;
 }
 
 /** RFC 6750 §3.1: 403 naming the scope the request needs (an MCP client may then step up). */

@@ -1,7 +1,7 @@
 /**
  * Turns a signed render URL into a principal: the template's workspace, whose URL-signing secrets
  * (current, and previous ones within their grace) must verify the signature; then the expiry (`exp`,
- * when present), then the subscription. A signature is checked before anything the URL says is
+ * when present); the subscription and the scope are the kernel's (http/auth-hook.ts). A signature is checked before anything the URL says is
  * believed, so a tampered `exp` is a bad signature, not an expired URL. The principal may render and
  * read that workspace's templates, and nothing else.
  */
@@ -15,7 +15,7 @@ import { parseSignedUrl, signatureMatches } from './url-signature.ts';
 const SIGNED_URL_SCOPES: ReadonlySet<Scope> = new Set(['render:write', 'template:read']);
 
 export function signedUrlAuthenticator(store: Store, now: () => Date = () => new Date()): Authenticator {
-  return async ({ url, params, requiredScope }): Promise<Principal> => {
+  return async ({ url, params, address }): Promise<Principal> => {
     const signed = parseSignedUrl(url);
     if (!signed?.signature) throw new AppError('INVALID_SIGNATURE', 'The URL is not signed.');
     const template = await store.templates.renderMeta(params.id ?? '');
@@ -33,12 +33,11 @@ export function signedUrlAuthenticator(store: Store, now: () => Date = () => new
     if (exp[0] !== undefined && Number(exp[0]) * 1000 <= at.getTime()) throw new AppError('URL_EXPIRED');
     const workspace = await store.workspaces.get(template.workspaceId);
     if (!workspace) throw new AppError('NOT_FOUND', 'The template was not found.');
-    if (workspace.suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
-    if (requiredScope && !SIGNED_URL_SCOPES.has(requiredScope)) throw new AppError('INSUFFICIENT_SCOPE');
     return {
       workspaceId: template.workspaceId,
       scopes: SIGNED_URL_SCOPES,
       actor: { type: 'signed_url', secretId: key.secretId },
+      address,
     };
   };
 }

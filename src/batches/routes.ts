@@ -2,11 +2,12 @@
  * Bulk renders over HTTP: create a batch from JSON rows or an uploaded CSV, follow its progress and
  * per-row results (the manifest), download its files as one ZIP, cancel it.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
+import { AppError } from '../core/errors.ts';
 import type { FileStore } from '../files/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
@@ -112,6 +113,25 @@ const templateParams = z.object({ id: z.string().max(200) });
 const idParams = z.object({ id: z.string().max(200) });
 const EXTENSION: Record<string, string> = { png: 'png', jpeg: 'jpg', pdf: 'pdf' };
 
+/**
+ * The CSV route takes `text/csv` only: a body of any other type (JSON included, well-formed or not)
+ * is 415 before it is read; no body at all reaches the handler as an empty CSV (400).
+ */
+async function csvOnly(request: FastifyRequest): Promise<void> {
+  const type = request.headers['content-type'];
+  if (type?.split(';')[0]?.trim().toLowerCase() === 'text/csv') return;
+  const length = request.headers['content-length'];
+  const hasBody =
+    type !== undefined ||
+    request.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '0');
+  if (hasBody)
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the CSV itself as the body, with Content-Type: text/csv.',
+    );
+}
+
 export function batchRoutes(service: BatchService, files: FileStore, limiter: RateLimiter | null) {
   return async function register(root: FastifyInstance): Promise<void> {
     root.addContentTypeParser(
@@ -151,6 +171,7 @@ export function batchRoutes(service: BatchService, files: FileStore, limiter: Ra
         bodyLimit: MAX_CSV_BYTES,
         config: { auth: 'apiKey', scope: 'render:write' },
         onRequest: perKey,
+        preParsing: csvOnly,
         schema: operation({
           id: 'createBatchFromCsv',
           summary: 'Render a template once per CSV line (the header names the variables)',

@@ -1,7 +1,10 @@
 /**
  * Bulk renders: one template, many rows of variables, each row a background render with the render
  * route's rules (a credit per file, identical rows free). The whole batch is priced before anything
- * is accepted: one that cannot be paid in full is refused with 402 and charges nothing. A bad row
+ * is accepted: one that cannot be paid in full is refused with 402 and charges nothing. The check
+ * and a hold of the price are one atomic step (store `createFunded`), which counts what the
+ * workspace's other batches still hold: of two concurrent batches the balance pays only one of,
+ * one is refused whole, rather than both accepted with rows failing. A bad row
  * fails that row, not the batch. The batch completes (and fires `batch.completed`) once no row is
  * pending; a cancel refunds the rows it charged that have not rendered yet.
  */
@@ -26,6 +29,11 @@ import { rowsFromCsv } from './csv.ts';
 
 export const MAX_ROWS = 1000;
 const ACCEPT_LANES = 4;
+/**
+ * How long a batch's hold counts at most: its rows are accepted well within it (1000 rows take
+ * seconds); it only matters when the instance accepting them died, whose hold then lapses.
+ */
+const HOLD_MS = 10 * 60 * 1000;
 
 /** A stable lane for an identity: the same identity, the same lane. */
 function laneOf(identity: string): number {
@@ -80,7 +88,7 @@ export class BatchService {
   async create(principal: Principal, templateId: string, input: BatchInput): Promise<BatchView> {
     if (input.rows.length === 0 || input.rows.length > MAX_ROWS)
       throw validationFailed([{ path: 'rows', message: `between 1 and ${MAX_ROWS} rows` }]);
-    const { renders, credits, store } = this.deps;
+    const { renders, store } = this.deps;
     const requests = input.rows.map((modifications) =>
       renderRequestSchema.safeParse({
         format: input.format,
@@ -114,40 +122,51 @@ export class BatchService {
       identities.add(prepared.plan.identity);
       price += prepared.plan.fileCount;
     }
-    const balance = await credits.balance(principal.workspaceId);
-    if (balance < price)
-      throw new AppError('INSUFFICIENT_CREDITS', 'The workspace cannot pay for the whole batch.', {
-        required: price,
-        balance,
-      });
-    const batch = await store.batches.create({
+    // The check and the hold in one step: a concurrent batch sees this one's price as taken.
+    const admitted = await store.batches.createFunded({
       workspaceId: principal.workspaceId,
       templateId,
       format: input.format,
       total: requests.length,
+      price,
+      holdUntil: new Date(Date.now() + HOLD_MS),
     });
-    // Accepted in a few lanes at once (a database round trip each is most of a row's cost); rows of
-    // one identity share a lane, so the first of them is charged and the others find it identical.
-    const lanes: number[][] = Array.from({ length: ACCEPT_LANES }, () => []);
-    for (const [index, request] of requests.entries()) {
-      const failed = rowErrors.get(index);
-      if (failed || !request.success) {
-        await store.batches.setRow(batch.id, index + 1, {
-          error: failed ?? { code: 'VALIDATION_FAILED', details: null },
-        });
-        continue;
-      }
-      lanes[laneOf(identityOfRow.get(index) ?? String(index))]?.push(index);
-    }
-    await Promise.all(
-      lanes.map(async (indexes) => {
-        for (const index of indexes) {
-          const request = requests[index];
-          if (request?.success)
-            await this.acceptRow(principal, templateId, batch.id, index + 1, request.data);
+    if (admitted.kind === 'missing') throw new AppError('NOT_FOUND', 'The workspace was not found.');
+    if (admitted.kind === 'unfunded')
+      throw new AppError('INSUFFICIENT_CREDITS', 'The workspace cannot pay for the whole batch.', {
+        required: price,
+        balance: admitted.balance,
+        ...(admitted.held > 0 ? { heldByOtherBatches: admitted.held } : {}),
+      });
+    const { batch } = admitted;
+    try {
+      // Accepted in a few lanes at once (a database round trip each is most of a row's cost); rows
+      // of one identity share a lane, so the first of them is charged and the others find it identical.
+      const lanes: number[][] = Array.from({ length: ACCEPT_LANES }, () => []);
+      for (const [index, request] of requests.entries()) {
+        const failed = rowErrors.get(index);
+        if (failed || !request.success) {
+          await store.batches.setRow(batch.id, index + 1, {
+            error: failed ?? { code: 'VALIDATION_FAILED', details: null },
+          });
+          continue;
         }
-      }),
-    );
+        lanes[laneOf(identityOfRow.get(index) ?? String(index))]?.push(index);
+      }
+      const accepted = await Promise.allSettled(
+        lanes.map(async (indexes) => {
+          for (const index of indexes) {
+            const request = requests[index];
+            if (request?.success)
+              await this.acceptRow(principal, templateId, batch.id, index + 1, request.data);
+          }
+        }),
+      );
+      const failure = accepted.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+    } finally {
+      await store.batches.releaseHold(batch.id);
+    }
     await this.settle(batch.id);
     return this.get(principal, batch.id);
   }
@@ -163,10 +182,10 @@ export class BatchService {
     const { store, background } = this.deps;
     try {
       const accepted = await background.accept(principal, templateId, request);
-      await store.batches.setRow(batchId, row, {
-        renderId: accepted.id,
-        charged: (accepted.credits?.charged ?? 0) > 0,
-      });
+      const charged = accepted.credits?.charged ?? 0;
+      // After the charge: until then the hold still counts these credits as taken.
+      await store.batches.spendHold(batchId, charged);
+      await store.batches.setRow(batchId, row, { renderId: accepted.id, charged: charged > 0 });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       await store.batches.setRow(batchId, row, {
@@ -223,6 +242,7 @@ export class BatchService {
   /** The sweep for completions a crash interrupted: running batches with no pending row. */
   async sweep(): Promise<void> {
     for (const batchId of await this.deps.store.batches.running(100)) await this.settle(batchId);
+    await this.deps.store.batches.dropExpiredHolds(new Date());
   }
 
   private async settle(batchId: string): Promise<void> {

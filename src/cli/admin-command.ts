@@ -18,7 +18,15 @@ const help = `platen admin — operator API (/admin/v1)
   keys revoke KEY_ID
   users create --email EMAIL --workspaces WS_ID[,WS_ID…]   (the password is read from PLATEN_USER_PASSWORD)
   users create --email EMAIL --operator                    an operator: every workspace, the users, the audit log
-  audit-log list
+  users list | users get USER_ID
+  users disable USER_ID | users enable USER_ID             (disabling signs the person out at once)
+  users promote USER_ID | users demote USER_ID             (never the last enabled operator)
+  users workspaces USER_ID WS_ID[,WS_ID…]                  replaces the person's workspaces
+  users delete USER_ID
+  users reset-password USER_ID                             a one-time link for the person (24 hours)
+  users unlock USER_ID                                     forgets failed sign-ins
+  setup-link                                               a new setup link, while no operator exists
+  audit-log list [--workspace WS_ID] [--action ACTION] [--user USER_ID] [--limit N] [--cursor C]
   embeds create WORKSPACE_ID [--multi-tenant true|false] [--mint-requires-api-key true|false]
   embeds list WORKSPACE_ID | embeds get EMBED_ID | embeds delete EMBED_ID
   webhooks create WORKSPACE_ID --target URL [--events template.create,template.update]
@@ -84,8 +92,41 @@ function resolveCall(words: string[], args: ReturnType<typeof parseArgs>): Call 
           ...(option(args, 'operator') === 'true' ? { operator: true } : {}),
         },
       };
-    case 'audit-log list':
-      return { method: 'GET', path: '/audit-log' };
+    case 'users list':
+      return { method: 'GET', path: '/users' };
+    case 'users get':
+      return id ? { method: 'GET', path: `/users/${id}` } : null;
+    case 'users disable':
+    case 'users enable':
+      return id ? { method: 'PATCH', path: `/users/${id}`, body: { disabled: action === 'disable' } } : null;
+    case 'users promote':
+    case 'users demote':
+      return id ? { method: 'PATCH', path: `/users/${id}`, body: { operator: action === 'promote' } } : null;
+    case 'users workspaces':
+      return id && extra !== undefined
+        ? { method: 'PATCH', path: `/users/${id}`, body: { workspaceIds: extra.split(',').filter(Boolean) } }
+        : null;
+    case 'users delete':
+      return id ? { method: 'DELETE', path: `/users/${id}` } : null;
+    case 'users reset-password':
+      return id ? { method: 'POST', path: `/users/${id}/password-reset` } : null;
+    case 'users unlock':
+      return id ? { method: 'POST', path: `/users/${id}/unlock` } : null;
+    case 'audit-log list': {
+      const query = new URLSearchParams();
+      for (const [flag, parameter] of [
+        ['workspace', 'workspaceId'],
+        ['action', 'action'],
+        ['user', 'userId'],
+        ['limit', 'limit'],
+        ['cursor', 'cursor'],
+      ] as const) {
+        const value = option(args, flag);
+        if (value !== undefined) query.set(parameter, value);
+      }
+      const search = query.toString();
+      return { method: 'GET', path: `/audit-log${search ? `?${search}` : ''}` };
+    }
     case 'embeds create': {
       const flag = (value: string | undefined) => (value === undefined ? {} : value === 'true');
       const multiTenant = flag(option(args, 'multi-tenant'));
@@ -120,6 +161,7 @@ function resolveCall(words: string[], args: ReturnType<typeof parseArgs>): Call 
       return id ? { method: 'POST', path: `/webhooks/${id}/rotate-secret` } : null;
     default:
       if (resource === 'ledger' && action) return { method: 'GET', path: `/workspaces/${action}/ledger` };
+      if (resource === 'setup-link' && action === undefined) return { method: 'POST', path: '/setup-link' };
       return null;
   }
 }

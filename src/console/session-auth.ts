@@ -25,6 +25,8 @@ export interface Person {
   email: string;
   operator: boolean;
   csrfToken: string;
+  /** The session's id (the SHA-256 of its cookie): a console studio token is bound to it. */
+  sessionId: string;
 }
 
 export class ConsoleSessions {
@@ -46,7 +48,13 @@ export class ConsoleSessions {
     const user = await this.store.users.get(session.userId);
     if (!user) return null;
     const csrfToken = this.people.csrfToken(session, CSRF_PURPOSE);
-    return { userId: user.id, email: user.email, operator: user.operator, csrfToken };
+    return {
+      userId: user.id,
+      email: user.email,
+      operator: user.operator,
+      csrfToken,
+      sessionId: session.tokenHash,
+    };
   }
 
   /** Whether the request carries the console's marks (cookie and CSRF header) and no API key. */
@@ -57,21 +65,14 @@ export class ConsoleSessions {
   }
 
   /** The person's principal in a workspace they may use: operators any, members their own. */
-  async inWorkspace(
-    person: Person,
-    workspaceId: string,
-  ): Promise<{ principal: Principal; suspended: boolean }> {
+  async inWorkspace(person: Person, workspaceId: string, address: string): Promise<Principal> {
     const workspace = await this.workspaceFor(person, workspaceId);
     if (!workspace) throw new AppError('NOT_FOUND');
-    const actor = { type: 'person', userId: person.userId, operator: person.operator } as const;
-    return { principal: { workspaceId, scopes: ALL_SCOPES, actor }, suspended: workspace.suspended };
+    return { workspaceId, scopes: ALL_SCOPES, actor: actorOf(person), address };
   }
 
   private async workspaceFor(person: Person, workspaceId: string) {
-    if (person.operator) {
-      const found = await this.store.workspaces.get(workspaceId);
-      return found ? { suspended: found.suspended } : null;
-    }
+    if (person.operator) return this.store.workspaces.get(workspaceId);
     const mine = await this.store.users.workspacesOf(person.userId);
     return mine.find((workspace) => workspace.id === workspaceId) ?? null;
   }
@@ -82,10 +83,9 @@ export class ConsoleSessions {
       const person = await this.person(input, !SAFE_METHODS.has(input.method.toUpperCase()));
       if (!person) throw new AppError('UNAUTHORIZED', 'Sign in to the console first.');
       const workspaceId = input.params.workspaceId;
-      if (workspaceId !== undefined) return (await this.inWorkspace(person, workspaceId)).principal;
+      if (workspaceId !== undefined) return this.inWorkspace(person, workspaceId, input.address);
       // No workspace: the principal names the person only; workspace-bound calls find nothing.
-      const actor = { type: 'person', userId: person.userId, operator: person.operator } as const;
-      return { workspaceId: '', scopes: new Set(), actor };
+      return { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address };
     };
   }
 
@@ -97,9 +97,7 @@ export class ConsoleSessions {
       if (!person) throw new AppError('INVALID_API_KEY');
       const named = input.headers['x-workspace-id'];
       if (typeof named !== 'string') throw new AppError('NOT_FOUND', 'Name the workspace (X-Workspace-Id).');
-      const { principal, suspended } = await this.inWorkspace(person, named);
-      if (suspended) throw new AppError('SUBSCRIPTION_SUSPENDED');
-      return principal;
+      return this.inWorkspace(person, named, input.address);
     };
   }
 
@@ -109,8 +107,10 @@ export class ConsoleSessions {
       if (!this.carriesConsoleSession(input)) return operatorToken(input);
       const person = await this.person(input, true);
       if (!person?.operator) throw new AppError('UNAUTHORIZED');
-      const actor = { type: 'person', userId: person.userId, operator: true } as const;
-      return { workspaceId: '', scopes: new Set(), actor };
+      return { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address };
     };
   }
 }
+
+const actorOf = (person: Person) =>
+  ({ type: 'person', userId: person.userId, email: person.email, operator: person.operator }) as const;

@@ -1,7 +1,9 @@
 /**
  * The setup link: `GET /console/setup?token=…` shows a form (email, password twice) while the link
- * is unused and unexpired; `POST /console/setup` spends the link, creates the first operator and
- * signs them in with the OAuth pages' session cookie, then opens the console. Plain server-rendered pages, as sign-in.
+ * is unused and unexpired; `POST /console/setup` creates the first operator, spends the link and
+ * signs them in with the OAuth pages' session cookie, then opens the console. A refused account (a
+ * taken email) shows the form again with the reason, the link still usable. Plain server-rendered
+ * pages, as sign-in.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -12,11 +14,12 @@ import {
   escapeHtml,
   fromForeignOrigin,
   type PeopleService,
+  SETUP_PATH,
+  SIGNIN_PATH,
   sendPage,
   sessionCookie,
 } from '../people/index.ts';
 
-export const SETUP_PATH = '/console/setup';
 export const CONSOLE_PATH = '/console/';
 
 const field = z.string().max(2048);
@@ -48,12 +51,15 @@ function renderSetup(
 }
 
 const spent = (reply: FastifyReply) =>
-  errorPage(
-    reply,
-    410,
-    'Setup link expired',
-    'This setup link was used already or has expired. An operator can create accounts with `platen admin users create --operator`.',
-  );
+  sendPage(reply, {
+    status: 410,
+    title: 'Setup link expired',
+    body:
+      '<p class="error" role="alert">This setup link was used already or has expired.</p>' +
+      `<p>If you set up Platen already, <a href="${SIGNIN_PATH}?next=${encodeURIComponent(CONSOLE_PATH)}">sign in</a>. ` +
+      'An operator creates accounts in the console, under People. While no operator exists, ' +
+      'the operator token issues a new link: <code>platen admin setup-link</code>.</p>',
+  });
 
 export function setupRoutes(people: PeopleService, baseUrl: string) {
   const cookie = sessionCookie(baseUrl);
@@ -81,13 +87,16 @@ export function setupRoutes(people: PeopleService, baseUrl: string) {
       if (password.length < 8) return again('The password needs at least 8 characters.');
       if (password !== confirm) return again('The two passwords differ.');
       try {
-        const outcome = await people.redeemSetupLink(token, { email: form.data.email, password });
+        const outcome = await people.redeemSetupLink(token, { email: form.data.email, password }, request.ip);
         if (outcome.kind !== 'signed-in') return spent(reply);
         await people.signOut(cookie.read(request.headers));
         reply.header('set-cookie', cookie.set(outcome.token, people.sessionTtlSeconds));
         return reply.redirect(CONSOLE_PATH, 303);
       } catch (error) {
         if (error instanceof AppError && error.code === 'INVALID_SESSION') return spent(reply);
+        // A refused account (a taken email) leaves the link usable: the form says why.
+        if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'VALIDATION_FAILED'))
+          return again(error.message);
         throw error;
       }
     });

@@ -2,6 +2,7 @@
  * Configuration from environment variables only, validated once at start. A bad value stops the
  * start with a message naming the variable; an unknown PLATEN_* variable is reported as a warning.
  */
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -14,10 +15,59 @@ const nonNegativeInt = z.coerce.number().int().min(0);
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/**
+ * Which peers' `X-Forwarded-For` the service believes for a request's client address: none (false),
+ * the nearest n hops whatever their address, or the proxies with these addresses or CIDRs.
+ */
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for address ranges, accepted beside addresses and CIDRs. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === '0') return false;
+    if (/^\d+$/.test(text)) {
+      const hops = Number(text);
+      if (hops <= 16) return hops;
+      ctx.addIssue({ code: 'custom', message: 'a hop count is at most 16' });
+      return z.NEVER;
+    }
+    if (text === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'name the proxies (addresses or CIDRs) or a hop count: true would believe any client',
+      });
+      return z.NEVER;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (bad.length === 0) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: `not an address, CIDR, loopback, linklocal or uniquelocal: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    });
+    return z.NEVER;
+  });
+
 /** Every variable the service reads, with its default. Keys are the variable names. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PLATEN_HOST: z.string().min(1).default('0.0.0.0'),
+  // The reverse proxies whose X-Forwarded-For gives the client address (request.ip); none by default.
+  PLATEN_TRUST_PROXY: trustProxy,
   PLATEN_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   PLATEN_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z

@@ -7,6 +7,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
+import { AuditTrail } from '../audit/trail.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Store } from '../store/index.ts';
 import { initialMigration } from '../store/migrations/001_initial.ts';
 import { rendersMigration } from '../store/migrations/002_renders.ts';
@@ -78,6 +80,14 @@ async function oldDatabaseWithCredits(database: TestDatabase, name: 'sqlite' | '
   await db.destroy();
 }
 
+/** The operator token's principal: what grants and withdrawals act as on the operator API. */
+const operator: Principal = {
+  workspaceId: '',
+  scopes: new Set(),
+  actor: { type: 'operator_token' },
+  address: '127.0.0.1',
+};
+
 for (const backend of backends) {
   describe.skipIf(backend.skip)(
     `credits on ${backend.name}${backend.skip ? ` (skipped: ${backend.skip})` : ''}`,
@@ -90,8 +100,8 @@ for (const backend of backends) {
       beforeEach(async () => {
         database = testDatabase(backend.name);
         store = await database.open();
-        credits = new CreditService(store);
-        workspaces = new WorkspaceService(store, credits);
+        credits = new CreditService(store, new AuditTrail(store));
+        workspaces = new WorkspaceService(store, credits, new AuditTrail(store));
       });
       afterEach(async () => {
         await store.close();
@@ -99,8 +109,8 @@ for (const backend of backends) {
       });
 
       it('keeps balances past 32 bits exact: three grants of 1e9', async () => {
-        const ws = await workspaces.create({ name: 'big', credits: 0 }, 'test');
-        for (let i = 0; i < 3; i++) await credits.adjust(ws.id, 1e9, 'grant', 'op');
+        const ws = await workspaces.create(operator, { name: 'big', credits: 0 });
+        for (let i = 0; i < 3; i++) await credits.adjust(operator, ws.id, 1e9, 'grant');
         expect(await credits.balance(ws.id)).toBe(3_000_000_000);
         const ledger = await store.workspaces.ledger(ws.id);
         expect(ledger.map((e) => [e.delta, e.balanceAfter])).toEqual([
@@ -108,7 +118,7 @@ for (const backend of backends) {
           [1e9, 2e9],
           [1e9, 3e9],
         ]);
-        expect(await credits.adjust(ws.id, -(3e9 - 1), 'x', 'op')).toBe(1);
+        expect(await credits.adjust(operator, ws.id, -(3e9 - 1), 'x')).toBe(1);
       });
 
       it('upgrades an existing database to 64-bit credits, keeping balances and ledger', async () => {
@@ -117,8 +127,8 @@ for (const backend of backends) {
         database = testDatabase(backend.name);
         await oldDatabaseWithCredits(database, backend.name);
         store = await database.open();
-        credits = new CreditService(store);
-        expect(await credits.adjust('ws_old', 1e9, 'grant', 'op')).toBe(3e9);
+        credits = new CreditService(store, new AuditTrail(store));
+        expect(await credits.adjust(operator, 'ws_old', 1e9, 'grant')).toBe(3e9);
         expect(await credits.balance('ws_old')).toBe(3e9);
         expect((await store.workspaces.ledger('ws_old')).map((e) => [e.delta, e.balanceAfter])).toEqual([
           [2e9, 2e9],
@@ -127,7 +137,7 @@ for (const backend of backends) {
       });
 
       it('grants up to the maximum balance and refuses a grant beyond it, changing nothing', async () => {
-        const ws = await workspaces.create({ name: 'cap', credits: 0 }, 'test');
+        const ws = await workspaces.create(operator, { name: 'cap', credits: 0 });
         // Near the cap in one step (no grant may move that much): the store's own debit-free path.
         await store.handle.db.transaction().execute((trx) =>
           changeCredits(trx, {
@@ -137,9 +147,9 @@ for (const backend of backends) {
             actor: 't',
           }),
         );
-        expect(await credits.adjust(ws.id, 5, 'grant', 'op')).toBe(MAX_CREDIT_BALANCE);
+        expect(await credits.adjust(operator, ws.id, 5, 'grant')).toBe(MAX_CREDIT_BALANCE);
         const ledgerBefore = await store.workspaces.ledger(ws.id);
-        const refused = await credits.adjust(ws.id, 1, 'grant', 'op').catch((e) => e);
+        const refused = await credits.adjust(operator, ws.id, 1, 'grant').catch((e) => e);
         expect(refused).toMatchObject({
           code: 'VALIDATION_FAILED',
           details: [{ path: 'amount', message: expect.stringContaining(String(MAX_CREDIT_BALANCE)) }],
@@ -147,13 +157,13 @@ for (const backend of backends) {
         expect(await credits.balance(ws.id)).toBe(MAX_CREDIT_BALANCE);
         expect(await store.workspaces.ledger(ws.id)).toEqual(ledgerBefore);
         // Withdrawals still work at the cap.
-        expect(await credits.adjust(ws.id, -MAX_CREDIT_CHANGE, 'x', 'op')).toBe(
+        expect(await credits.adjust(operator, ws.id, -MAX_CREDIT_CHANGE, 'x')).toBe(
           MAX_CREDIT_BALANCE - MAX_CREDIT_CHANGE,
         );
       });
 
       it('lets exactly the grants that fit under the maximum through when many race', async () => {
-        const ws = await workspaces.create({ name: 'cap-race', credits: 0 }, 'test');
+        const ws = await workspaces.create(operator, { name: 'cap-race', credits: 0 });
         await store.handle.db.transaction().execute((trx) =>
           changeCredits(trx, {
             workspaceId: ws.id,
@@ -163,7 +173,7 @@ for (const backend of backends) {
           }),
         );
         const results = await Promise.allSettled(
-          Array.from({ length: 20 }, () => credits.adjust(ws.id, 1, 'grant', 'op')),
+          Array.from({ length: 20 }, () => credits.adjust(operator, ws.id, 1, 'grant')),
         );
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
         for (const r of results)
@@ -175,21 +185,21 @@ for (const backend of backends) {
       });
 
       it('refuses one grant or withdrawal over the per-change maximum', async () => {
-        const ws = await workspaces.create({ name: 'big', credits: MAX_CREDIT_CHANGE }, 'test');
+        const ws = await workspaces.create(operator, { name: 'big', credits: MAX_CREDIT_CHANGE });
         for (const amount of [MAX_CREDIT_CHANGE + 1, -(MAX_CREDIT_CHANGE + 1), 0.5]) {
-          await expect(credits.adjust(ws.id, amount, 'x', 'op')).rejects.toMatchObject({
+          await expect(credits.adjust(operator, ws.id, amount, 'x')).rejects.toMatchObject({
             code: 'VALIDATION_FAILED',
             details: [{ path: 'amount' }],
           });
         }
         await expect(
-          workspaces.create({ name: 'x', credits: MAX_CREDIT_CHANGE + 1 }, 'test'),
+          workspaces.create(operator, { name: 'x', credits: MAX_CREDIT_CHANGE + 1 }),
         ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'credits' }] });
-        expect(await credits.adjust(ws.id, MAX_CREDIT_CHANGE, 'x', 'op')).toBe(2 * MAX_CREDIT_CHANGE);
+        expect(await credits.adjust(operator, ws.id, MAX_CREDIT_CHANGE, 'x')).toBe(2 * MAX_CREDIT_CHANGE);
       });
 
       it('never refuses a refund, even at the maximum balance', async () => {
-        const ws = await workspaces.create({ name: 'refund', credits: 0 }, 'test');
+        const ws = await workspaces.create(operator, { name: 'refund', credits: 0 });
         await store.handle.db
           .transaction()
           .execute((trx) =>
@@ -205,7 +215,7 @@ for (const backend of backends) {
           instanceId: 'ins_a',
         });
         if (begun.kind !== 'claimed') throw new Error('expected a claim');
-        await credits.adjust(ws.id, 1, 'grant', 'op');
+        await credits.adjust(operator, ws.id, 1, 'grant');
         expect(await store.renders.fail(begun.renderId, { reason: 'x' })).toBe(true);
         expect(await credits.balance(ws.id)).toBe(MAX_CREDIT_BALANCE + 1);
       });

@@ -3,6 +3,8 @@
  * render's charge, refund and identical-render lookup. The SQL (one conditional UPDATE per change,
  * a ledger entry in the same transaction) is the store's; the rules and their errors are here.
  */
+import type { AuditTrail } from '../audit/trail.ts';
+import { actorLabel, assertOperator, isOperator, type Principal } from '../auth/principal.ts';
 import { AppError } from '../core/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { BeginInput, OutputRow, RenderRecord, WithinTransaction } from '../store/renders.ts';
@@ -35,8 +37,21 @@ function assertCreditChange(path: string, amount: number): void {
   throw new AppError('VALIDATION_FAILED', message, [{ path, message }]);
 }
 
+/**
+ * Who moved credits, as the ledger names them: a person by email (and id), the operator token,
+ * or the service's own task; renders are named by their principal (auth/principal.ts actorLabel).
+ */
+export function ledgerActorOf(principal: Principal): string {
+  const { actor } = principal;
+  if (actor.type === 'person') return `person:${actor.email} (${actor.userId})`;
+  return actorLabel(actor);
+}
+
 export class CreditService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** Validates an initial grant; the workspace is created with it by the workspace service. */
   checkInitialGrant(credits: number): void {
@@ -44,20 +59,26 @@ export class CreditService {
   }
 
   /**
-   * An operator grant (positive) or withdrawal (negative). Over the balance maximum: 400; beyond
-   * the balance: 409; either way nothing changes.
+   * An operator grant (positive) or withdrawal (negative), on the ledger and in the audit trail by
+   * who did it. Over the balance maximum: 400; beyond the balance: 409; either way nothing changes.
    */
-  async adjust(workspaceId: string, amount: number, reason: string, actor: string): Promise<number> {
+  async adjust(principal: Principal, workspaceId: string, amount: number, reason: string): Promise<number> {
+    assertOperator(principal);
     assertCreditChange('amount', amount);
     const outcome = await this.store.workspaces.adjustCredits({
       workspaceId,
       delta: amount,
       reason,
-      actor,
+      actor: ledgerActorOf(principal),
       ceiling: MAX_CREDIT_BALANCE,
     });
     switch (outcome.kind) {
       case 'changed':
+        await this.audit.record(principal, amount > 0 ? 'credits.granted' : 'credits.withdrawn', {
+          workspaceId,
+          target: workspaceId,
+          details: { amount, reason, balanceAfter: outcome.balance },
+        });
         return outcome.balance;
       case 'missing':
         throw new AppError('NOT_FOUND', 'The workspace was not found.');
@@ -72,7 +93,10 @@ export class CreditService {
     }
   }
 
-  ledger(workspaceId: string): Promise<LedgerEntry[]> {
+  /** A workspace's credit movements (operators, or the workspace's own principal). */
+  ledger(principal: Principal, workspaceId: string): Promise<LedgerEntry[]> {
+    if (!isOperator(principal) && principal.workspaceId !== workspaceId)
+      throw new AppError('NOT_FOUND', 'The workspace was not found.');
     return this.store.workspaces.ledger(workspaceId);
   }
 

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { principalOf } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { createEmbedBody, embedConfigSchema, updateEmbedBody } from './schemas.ts';
 import type { EmbedService } from './service.ts';
@@ -34,7 +35,8 @@ export function embedOperatorRoutes(embeds: EmbedService) {
           errors: [400, 401, 404, 415],
         }),
       },
-      async (request, reply) => reply.status(201).send(await embeds.create(request.params.id, request.body)),
+      async (request, reply) =>
+        reply.status(201).send(await embeds.create(principalOf(request), request.params.id, request.body)),
     );
     app.get(
       '/admin/v1/workspaces/:id/embeds',
@@ -49,7 +51,7 @@ export function embedOperatorRoutes(embeds: EmbedService) {
           errors: [401, 404],
         }),
       },
-      async (request) => ({ items: await embeds.list(request.params.id) }),
+      async (request) => ({ items: await embeds.list(principalOf(request), request.params.id) }),
     );
     app.get(
       '/admin/v1/embeds/:id',
@@ -64,7 +66,7 @@ export function embedOperatorRoutes(embeds: EmbedService) {
           errors: [401, 404],
         }),
       },
-      async (request) => embeds.get(request.params.id),
+      async (request) => embeds.get(principalOf(request), request.params.id),
     );
     app.patch(
       '/admin/v1/embeds/:id',
@@ -80,7 +82,7 @@ export function embedOperatorRoutes(embeds: EmbedService) {
           errors: [400, 401, 404, 415],
         }),
       },
-      async (request) => embeds.update(request.params.id, request.body),
+      async (request) => embeds.update(principalOf(request), request.params.id, request.body),
     );
     app.delete(
       '/admin/v1/embeds/:id',
@@ -96,7 +98,7 @@ export function embedOperatorRoutes(embeds: EmbedService) {
         }),
       },
       async (request, reply) => {
-        await embeds.remove(request.params.id);
+        await embeds.remove(principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -4,12 +4,14 @@
  * asset and render services with the session's principal; nothing here repeats their rules.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AuditTrail } from '../audit/trail.ts';
 import {
   authenticateApiKey,
   type EmbedSessionTokens,
   embedScopes,
   type MintedSession,
 } from '../auth/index.ts';
+import { assertManages, manages, type Principal } from '../auth/principal.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
 import type { EmbedRecord, EmbedSettings } from '../store/embeds.ts';
@@ -44,47 +46,89 @@ export interface PublicEmbedInfo {
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'The embed was not found.');
+const noWorkspace = () => new AppError('NOT_FOUND', 'The workspace was not found.');
+
+/** What the audit trail keeps of an embed's settings: what decides who may do what. */
+const securityRelevant = (embed: EmbedSettings) => ({
+  enabled: embed.enabled,
+  multiTenant: embed.multiTenant,
+  mintRequiresApiKey: embed.mintRequiresApiKey,
+  downloadsEnabled: embed.downloadsEnabled,
+  assetPickerEnabled: embed.assetPickerEnabled,
+  sessionTtlSeconds: embed.sessionTtlSeconds,
+});
 
 export class EmbedService {
   constructor(
     private readonly store: Store,
     private readonly tokens: EmbedSessionTokens,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async create(workspaceId: string, input: EmbedSettingsInput): Promise<EmbedRecord> {
-    if (!isIdOf('workspace', workspaceId) || !(await this.store.workspaces.get(workspaceId)))
-      throw new AppError('NOT_FOUND', 'The workspace was not found.');
-    return this.store.embeds.create(workspaceId, { ...EMBED_DEFAULTS, ...input });
+  async create(principal: Principal, workspaceId: string, input: EmbedSettingsInput): Promise<EmbedRecord> {
+    await this.workspace(principal, workspaceId);
+    const created = await this.store.embeds.create(workspaceId, { ...EMBED_DEFAULTS, ...input });
+    await this.audit.record(principal, 'embed.created', {
+      workspaceId,
+      target: created.id,
+      details: { settings: securityRelevant(created) },
+    });
+    return created;
   }
 
-  async list(workspaceId: string): Promise<EmbedRecord[]> {
-    if (!isIdOf('workspace', workspaceId) || !(await this.store.workspaces.get(workspaceId)))
-      throw new AppError('NOT_FOUND', 'The workspace was not found.');
+  async list(principal: Principal, workspaceId: string): Promise<EmbedRecord[]> {
+    await this.workspace(principal, workspaceId);
     return this.store.embeds.list(workspaceId);
   }
 
-  /** `within`, on every method by id: the one workspace the caller may manage (null: any). */
-  async get(id: string, within: string | null = null): Promise<EmbedRecord> {
-    const embed = isIdOf('embed', id) ? await this.store.embeds.get(id) : null;
-    if (!embed || (within !== null && embed.workspaceId !== within)) throw notFound();
+  async get(principal: Principal, id: string): Promise<EmbedRecord> {
+    const embed = await this.find(id);
+    if (!manages(principal, embed.workspaceId)) throw notFound();
     return embed;
   }
 
-  async update(id: string, patch: EmbedSettingsInput, within: string | null = null): Promise<EmbedRecord> {
-    await this.get(id, within);
+  /** Changes settings; the audit entry names each setting's old and new value. */
+  async update(principal: Principal, id: string, patch: EmbedSettingsInput): Promise<EmbedRecord> {
+    const before = await this.get(principal, id);
     const updated = await this.store.embeds.update(id, patch);
     if (!updated) throw notFound();
+    const changes = Object.fromEntries(
+      Object.keys(patch)
+        .filter((key) => before[key as keyof EmbedSettings] !== updated[key as keyof EmbedSettings])
+        .map((key) => [
+          key,
+          { from: before[key as keyof EmbedSettings], to: updated[key as keyof EmbedSettings] },
+        ]),
+    );
+    await this.audit.record(principal, 'embed.updated', {
+      workspaceId: updated.workspaceId,
+      target: id,
+      details: { changes },
+    });
     return updated;
   }
 
-  async remove(id: string, within: string | null = null): Promise<void> {
-    await this.get(id, within);
+  async remove(principal: Principal, id: string): Promise<void> {
+    const embed = await this.get(principal, id);
     if (!(await this.store.embeds.delete(id))) throw notFound();
+    await this.audit.record(principal, 'embed.deleted', { workspaceId: embed.workspaceId, target: id });
+  }
+
+  private async find(id: string): Promise<EmbedRecord> {
+    const embed = isIdOf('embed', id) ? await this.store.embeds.get(id) : null;
+    if (!embed) throw notFound();
+    return embed;
+  }
+
+  private async workspace(principal: Principal, workspaceId: string): Promise<void> {
+    assertManages(principal, workspaceId, noWorkspace);
+    if (!isIdOf('workspace', workspaceId) || !(await this.store.workspaces.get(workspaceId)))
+      throw noWorkspace();
   }
 
   /** Branding and toggles for anyone who knows the id; a disabled embed says so rather than 403. */
   async publicInfo(id: string): Promise<PublicEmbedInfo> {
-    const embed = await this.get(id);
+    const embed = await this.find(id);
     return {
       enabled: embed.enabled,
       brandTitle: embed.brandTitle,
@@ -98,9 +142,15 @@ export class EmbedService {
 
   /**
    * A studio session for a person in the console: the workspace's own console embed (not
-   * multi-tenant, so it edits the workspace's templates), created on first use.
+   * multi-tenant, so it edits the workspace's templates), created on first use. The token is bound
+   * to the person's console session (`sessionId`): it ends when that session does.
    */
-  async consoleSession(workspaceId: string): Promise<MintedSession & { embedId: string }> {
+  async consoleSession(
+    principal: Principal,
+    sessionId: string,
+  ): Promise<MintedSession & { embedId: string }> {
+    if (principal.actor.type !== 'person' || !manages(principal, principal.workspaceId)) throw noWorkspace();
+    const { workspaceId } = principal;
     // Nobody mints on it by the public route without a full API key of the workspace.
     const settings = {
       ...EMBED_DEFAULTS,
@@ -109,7 +159,7 @@ export class EmbedService {
       mintRequiresApiKey: true,
     };
     const embed = await this.store.embeds.consoleEmbed(workspaceId, settings);
-    return { ...(await this.tokens.mint(embed, null)), embedId: embed.id };
+    return { ...(await this.tokens.mint(embed, null, { consoleSession: sessionId })), embedId: embed.id };
   }
 
   /**
@@ -142,6 +192,7 @@ export class EmbedService {
    */
   private async authenticateMinter(embed: EmbedRecord, headers: IncomingHttpHeaders): Promise<void> {
     const principal = await authenticateApiKey(this.store, headers, null);
+    // The key's suspended workspace is the embed's (checked by mintSession).
     if (principal.workspaceId !== embed.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
     const missing = embedScopes(embed).find((scope) => !principal.scopes.has(scope));
     if (missing) {

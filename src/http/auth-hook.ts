@@ -1,11 +1,14 @@
 /**
  * Runs authentication before the body is read (onRequest), so credential errors come before
- * INVALID_JSON and validation, as the contract orders them. Every /v1 and /admin route declares
+ * INVALID_JSON and validation, as the contract orders them (docs/api.md, Errors): the route's
+ * authenticator checks the credential; then, once here for every kind, the workspace's suspension,
+ * a workspace named by `X-Workspace-Id`, and the route's scope. Every /v1 and /admin route declares
  * `config.auth`; one that does not, or declares a kind no authenticator serves, refuses to register,
  * so a forgotten or unfinished check fails the start, never a request.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Authenticators, AuthKind } from '../auth/index.ts';
+import type { Authenticators, AuthKind, Principal, Scope } from '../auth/index.ts';
+import { AppError } from '../core/errors.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -14,10 +17,27 @@ export interface RegisteredRoute {
   scope: string | null;
 }
 
+/** Whether a workspace is suspended (false for one that does not exist: its lookups answer 404). */
+export type SuspensionCheck = (workspaceId: string) => Promise<boolean>;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * What a suspended workspace may still do (docs/api.md, Suspended workspaces): operators manage it
+ * (the operator API, and every console screen, so they can see and reinstate it); its members may
+ * look (the console's reads) but change nothing; nothing else is served: no API key, OAuth token,
+ * embed session or signed URL, and no console person on the machine API (renders, templates).
+ */
+function allowedWhileSuspended(kind: AuthKind, principal: Principal, method: string): boolean {
+  if (kind !== 'console' || principal.actor.type !== 'person') return false;
+  return principal.actor.operator || SAFE_METHODS.has(method.toUpperCase());
+}
+
 export function installAuth(
   app: FastifyInstance,
   authenticators: Authenticators,
   registry: RegisteredRoute[],
+  suspended: SuspensionCheck,
 ): void {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
@@ -43,12 +63,33 @@ export function installAuth(
     const authenticate = authenticators[auth];
     // onRoute refused such routes already; fail closed all the same.
     if (!authenticate) throw new Error(`No authenticator for '${auth}'`);
-    request.principal = await authenticate({
+    const requiredScope: Scope | null = request.routeOptions.config.scope ?? null;
+    const principal = await authenticate({
       headers: request.headers,
       url: request.url,
       method: request.method,
       params: (request.params ?? {}) as Record<string, string | undefined>,
-      requiredScope: request.routeOptions.config.scope ?? null,
+      requiredScope,
+      address: request.ip,
     });
+    const { workspaceId } = principal;
+    if (
+      workspaceId !== '' &&
+      (await suspended(workspaceId)) &&
+      !allowedWhileSuspended(auth, principal, request.method)
+    )
+      throw new AppError('SUBSCRIPTION_SUSPENDED');
+    // A console person's workspace is the one they named; anyone else may only name their own.
+    const named = request.headers['x-workspace-id'];
+    if (named !== undefined && workspaceId !== '' && named !== workspaceId)
+      throw new AppError('WORKSPACE_MISMATCH');
+    if (requiredScope && !principal.scopes.has(requiredScope))
+      throw (
+        authenticate.insufficientScope?.(requiredScope) ??
+        new AppError('INSUFFICIENT_SCOPE', `This request needs the scope ${requiredScope}.`, {
+          requiredScope,
+        })
+      );
+    request.principal = principal;
   });
 }

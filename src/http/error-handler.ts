@@ -81,5 +81,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (unexpected) request.log.error({ err: error }, 'unexpected error');
   else if (appError.status >= 500) request.log.warn({ code: appError.code }, appError.message);
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+  // Set here too, not only by the kernel's onSend hook: errors the router raises before any route
+  // (a path that cannot be decoded, an over-long parameter) answer without the route's hooks.
+  reply.header('x-request-id', String(request.id));
   return reply.status(appError.status).send(errorBody(appError, String(request.id)));
 }

@@ -11,14 +11,16 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Authenticators } from '../auth/index.ts';
+import type { TrustProxy } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
 import { apiReferenceRoutes } from './api-reference.ts';
-import { installAuth, type RegisteredRoute } from './auth-hook.ts';
-import { answerClientError } from './client-errors.ts';
+import { installAuth, type RegisteredRoute, type SuspensionCheck } from './auth-hook.ts';
+import { answerClientError, answerConnect, answerExpectation } from './client-errors.ts';
 import type { Feature } from './context.ts';
 import { sendError } from './error-handler.ts';
 import { healthRoutes, type ReadinessChecks } from './health-routes.ts';
+import { installNulGuard } from './nul-guard.ts';
 import { openApiDocument, transformDocument, transformRoute } from './openapi.ts';
 
 export interface KernelOptions {
@@ -26,12 +28,19 @@ export interface KernelOptions {
   baseUrl: string;
   maxBodyBytes: number;
   authenticators: Authenticators;
+  /** The suspension check the authentication step makes for every credential (auth-hook.ts). */
+  workspaceSuspended: SuspensionCheck;
   readiness: ReadinessChecks;
   features: readonly Feature[];
   /** Traces each request (optional OpenTelemetry): it runs the request and learns its route. */
   tracer?: RequestTracer;
   /** Told of every answered request (metrics): the route's pattern, never the raw URL. */
   onResponse?: (observation: { method: string; route: string; statusCode: number; seconds: number }) => void;
+  /**
+   * The peers whose `X-Forwarded-For` is believed for `request.ip` (PLATEN_TRUST_PROXY): addresses
+   * and CIDRs, or a hop count; none by default, so `request.ip` is the TCP peer.
+   */
+  trustProxy?: TrustProxy;
 }
 
 /** A request tracer: `run` wraps the whole handling of a request; `routed` names it once answered. */
@@ -51,7 +60,9 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.maxBodyBytes,
     genReqId: () => `req_${randomBase62(16)}`,
-    return503OnClosing: true,
+    trustProxy: trustProxyOption(options.trustProxy),
+    // Requests that reach a closing server are answered below, with the envelope.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route runs get the same envelope as the rest,
@@ -62,6 +73,10 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     // inside its span's context. Without one, Fastify creates its server as usual.
     ...(options.tracer ? { serverFactory: tracedServer(options.tracer) } : {}),
   });
+  // What Node answers itself before Fastify sees a request gets the envelope too: an Expect it
+  // cannot meet (Node's bare 417) and CONNECT (Node's closed socket).
+  app.server.on('checkExpectation', answerExpectation);
+  app.server.on('connect', answerConnect);
   // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
@@ -73,6 +88,8 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  refuseWhileClosing(app);
+  installNulGuard(app);
   const { onResponse: observe, tracer } = options;
   if (observe || tracer) {
     app.addHook('onResponse', (request, reply, done) => {
@@ -89,8 +106,19 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     });
   }
 
-  // CORS before authentication, so a browser reads error answers (401) and preflights pass.
-  await app.register(cors, { delegator: corsFor(options.features) });
+  // CORS before authentication, so a browser reads error answers (401) and preflights pass. An
+  // OPTIONS without a preflight's headers on an open path is refused in the envelope, where the
+  // CORS plugin would answer 400 in plain text.
+  const corsOpen = corsPathsOf(options.features);
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'OPTIONS' || !corsOpen(request.url)) return;
+    if (!request.headers.origin || !request.headers['access-control-request-method'])
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'A CORS preflight needs the Origin and Access-Control-Request-Method headers.',
+      );
+  });
+  await app.register(cors, { delegator: corsFor(corsOpen) });
   const tags = options.features.flatMap((feature) => (feature.openApiTag ? [feature.openApiTag] : []));
   await app.register(swagger, {
     openapi: openApiDocument(options.baseUrl, tags),
@@ -99,12 +127,18 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   });
 
   const routes: RegisteredRoute[] = [];
-  installAuth(app, options.authenticators, routes);
+  installAuth(app, options.authenticators, routes, options.workspaceSuspended);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await apiReferenceRoutes(app);
   await healthRoutes(app, options.readiness);
   for (const feature of options.features) await app.register(async (scope) => feature.routes(scope));
   return { app, routes };
+}
+
+/** Fastify's `trustProxy`: a hop count as the function proxy-addr makes of one (its types take none). */
+function trustProxyOption(trust: TrustProxy | undefined) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust || false;
 }
 
 function tracedServer(tracer: RequestTracer) {
@@ -130,11 +164,37 @@ const CORS_ALLOWED = {
   maxAge: 600,
 };
 
-/** CORS per request: only on the paths a feature opens to browsers; elsewhere none at all. */
-function corsFor(features: readonly Feature[]) {
+/** Whether a URL is on a path some feature opens to browsers. */
+function corsPathsOf(features: readonly Feature[]): (url: string | undefined) => boolean {
   const open = features.flatMap((f) => (f.corsPaths ? [f.corsPaths] : []));
-  return (request: { url?: string }, callback: (error: Error | null, options: object) => void) => {
-    const url = (request.url ?? '').split('?')[0] ?? '';
-    callback(null, open.some((allowed) => allowed(url)) ? CORS_ALLOWED : { origin: false });
+  return (url) => {
+    const path = (url ?? '').split('?')[0] ?? '';
+    return open.some((allowed) => allowed(path));
   };
+}
+
+/** CORS per request: only on the paths a feature opens to browsers; elsewhere none at all. */
+function corsFor(isOpen: (url: string | undefined) => boolean) {
+  return (request: { url?: string }, callback: (error: Error | null, options: object) => void) => {
+    callback(null, isOpen(request.url) ? CORS_ALLOWED : { origin: false });
+  };
+}
+
+/**
+ * Once the server is closing (shutdown: docs/deployment.md), a request that still arrives on an
+ * open keep-alive connection is answered 503 OVERLOADED with the envelope, `Retry-After` and
+ * `Connection: close` (so the client goes to another instance), instead of Fastify's own body.
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing)
+      throw new AppError('OVERLOADED', 'The service is shutting down; retry on another instance.', undefined, {
+        'retry-after': '1',
+        connection: 'close',
+      });
+  });
 }

@@ -96,9 +96,22 @@ export interface OperationSpec {
   rawResponse?: Record<string, { schema: Record<string, unknown> }>;
   /** The success responses, by status. */
   response: Record<number, ZodType>;
-  /** The error statuses this operation can answer (500 is added to every operation). */
+  /**
+   * The error statuses this operation can answer. 500 is added to every operation, and 400, 413 and
+   * 415 to every one that reads a body (see `BODY_ERRORS`).
+   */
   errors: readonly ErrorStatus[];
 }
+
+/**
+ * What a body can be refused with: not JSON (400 INVALID_JSON), over the limit (413), a type no
+ * parser of the route takes (415). An operation with a body (optional or raw alike) can answer
+ * them; so can every operation of a method whose body Fastify reads (POST, PUT, PATCH, DELETE),
+ * body or not, when a client sends one: `transformRoute` adds them there. GET, HEAD and TRACE
+ * bodies are never read.
+ */
+const BODY_ERRORS = [400, 413, 415] as const satisfies readonly ErrorStatus[];
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
 const RAW_BODY = 'x-raw-body';
 const RAW_RESPONSE = 'x-raw-response';
@@ -121,6 +134,7 @@ type OperationSchema<T extends OperationSpec> = Omit<
 /** A route's `schema` block: the spec's validation schemas plus what documents the operation. */
 export function operation<const T extends OperationSpec>(spec: T): OperationSchema<T> {
   const { id, tag, errors, response, rawBody, rawResponse, bodyRequired, ...rest } = spec;
+  const readsBody = rest.body !== undefined || rawBody !== undefined || bodyRequired === false;
   const responses: Record<number, unknown> = {};
   for (const [key, schema] of Object.entries(response)) {
     const status = Number(key);
@@ -131,7 +145,8 @@ export function operation<const T extends OperationSpec>(spec: T): OperationSche
         ? schema.meta({ 'x-response-description': description })
         : jsonResponse(schema, description);
   }
-  for (const status of new Set<ErrorStatus>([...errors, 500]))
+  const statuses = new Set<ErrorStatus>([...errors, ...(readsBody ? BODY_ERRORS : []), 500]);
+  for (const status of [...statuses].sort((a, b) => a - b))
     responses[status] = jsonResponse(errorEnvelopeSchema, errorStatuses[status]);
   return {
     ...rest,
@@ -182,6 +197,14 @@ export const transformRoute = ((input: TransformInput) => {
       media.examples = examples;
       delete (media.schema as Json)[EXAMPLES];
     }
+  }
+  // Any method whose body Fastify reads can be refused for the body a client sends, declared or not.
+  const methods = [input.route.method].flat().map((method) => String(method).toUpperCase());
+  const responses = schema.response as Record<string, Json> | undefined;
+  const envelope = responses?.[500];
+  if (responses && envelope && methods.some((method) => !BODYLESS_METHODS.has(method))) {
+    for (const status of BODY_ERRORS)
+      responses[status] ??= { ...envelope, description: errorStatuses[status] };
   }
   const config = (input.route as { config?: { auth?: AuthKind; scope?: string } }).config;
   const scheme = config?.auth ? securitySchemeOf[config.auth] : undefined;
@@ -247,8 +270,12 @@ export function openApiDocument(baseUrl: string, tags: readonly OpenApiTag[]) {
       'x-logo': { url: PLATEN_LOGO, altText: 'Platen' },
       description:
         'Template rendering: design templates rendered to PNG, JPEG and PDF. Every error answers ' +
-        '`{"error": {"code", "message", "requestId", "details"?}}`; operationIds are stable names ' +
-        'for generated clients.',
+        '`{"error": {"code", "message", "requestId", "details"?}}`, its `requestId` also in the ' +
+        '`X-Request-Id` header; operationIds are stable names for generated clients. Besides the ' +
+        'statuses each operation lists, any request can be refused before it reaches one: HTTP ' +
+        'that is not well-formed, 400 `VALIDATION_FAILED`; headers over 16 KB, 413 ' +
+        '`PAYLOAD_TOO_LARGE`; an `Expect` other than `100-continue`, 417 `EXPECTATION_FAILED`; ' +
+        '`CONNECT`, 405 `METHOD_NOT_ALLOWED`.',
     },
     servers: [{ url: baseUrl, description: 'This deployment (PLATEN_BASE_URL)' }],
     tags: [...tags],

@@ -151,7 +151,8 @@ export class Grants {
   /** Why this person may not get tokens for this workspace now, or null. */
   private async grantProblem(userId: string, workspaceId: string): Promise<OAuthFailure | null> {
     const user = await this.store.users.get(userId);
-    if (!user?.workspaceIds.includes(workspaceId))
+    // A disabled person gets nothing, not even for a code issued before they were disabled.
+    if (!user || user.disabled || !user.workspaceIds.includes(workspaceId))
       return failure('invalid_grant', 'The user no longer has access to the workspace.');
     const workspace = await this.store.workspaces.get(workspaceId);
     if (!workspace || workspace.suspended) return failure('invalid_grant', 'The workspace is suspended.');

@@ -30,16 +30,33 @@ export function redirectUriProblem(value: string): string | null {
   return 'must be https, or http on a loopback address (127.0.0.1, [::1], localhost)';
 }
 
-/** The registered URI `requested` matches, or null. */
+/**
+ * A loopback redirect URI split around its port, from the string as written (no normalisation):
+ * `http://` + host + optional `:port` + the rest (path and query). Null when the string is not of
+ * that form: userinfo (`http://u@127.0.0.1/cb`), another scheme or host, a fragment.
+ */
+const LOOPBACK_FORM = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?][^#]*)?$/;
+
+function loopbackParts(value: string): { host: string; port: string; rest: string } | null {
+  const match = LOOPBACK_FORM.exec(value);
+  if (!match?.[1]) return null;
+  const url = parse(value);
+  if (!url || !isLoopback(url) || url.username || url.password) return null;
+  return { host: match[1], port: match[2] ?? '', rest: match[3] ?? '' };
+}
+
+/**
+ * The registered URI `requested` matches, or null: the same string, character for character (RFC
+ * 6749 §3.1.2.3, OAuth 2.1 §2.3.1: no normalisation, no userinfo, path or query variants), except
+ * that a loopback URI's port may differ or be added (RFC 8252 §7.3); nothing else about it may.
+ */
 export function matchRedirectUri(registered: readonly string[], requested: string): string | null {
   if (registered.includes(requested)) return requested;
-  const asked = parse(requested);
-  if (!asked || !isLoopback(asked) || requested.includes('#')) return null;
+  const asked = loopbackParts(requested);
+  if (!asked) return null;
   for (const candidate of registered) {
-    const url = parse(candidate);
-    if (!url || !isLoopback(url)) continue;
-    if (url.hostname === asked.hostname && url.pathname === asked.pathname && url.search === asked.search)
-      return candidate;
+    const url = loopbackParts(candidate);
+    if (url && url.host === asked.host && url.rest === asked.rest) return candidate;
   }
   return null;
 }

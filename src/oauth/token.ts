@@ -16,10 +16,16 @@ const isForm = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
 
 export function tokenRoutes(oauth: OAuthService) {
-  /** The authenticated client, or the error answer already sent. */
-  async function client(request: FastifyRequest, reply: FastifyReply): Promise<ClientRecord | FastifyReply> {
-    if (!isForm(request) || typeof request.body !== 'object' || request.body === null)
-      return sendOAuthError(reply, 400, failure('invalid_request', 'Send a form-encoded body.'));
+  /**
+   * The authenticated client, or null once the error answer is sent. Never the reply itself: a
+   * FastifyReply is thenable, so an async function returning it would resolve through `reply.then`
+   * (to undefined, the answer sent) rather than to the reply.
+   */
+  async function client(request: FastifyRequest, reply: FastifyReply): Promise<ClientRecord | null> {
+    if (!isForm(request) || typeof request.body !== 'object' || request.body === null) {
+      sendOAuthError(reply, 400, failure('invalid_request', 'Send a form-encoded body.'));
+      return null;
+    }
     const outcome = await oauth.clients.authenticate(
       request.headers,
       request.body as Record<string, unknown>,
@@ -29,7 +35,8 @@ export function tokenRoutes(oauth: OAuthService) {
       outcome.status === 401 && outcome.challenge
         ? { 'www-authenticate': 'Basic realm="platen", charset="UTF-8"' }
         : {};
-    return sendOAuthError(reply, outcome.status, outcome.problem, challenge);
+    sendOAuthError(reply, outcome.status, outcome.problem, challenge);
+    return null;
   }
 
   return (app: FastifyInstance): void => {
@@ -37,7 +44,7 @@ export function tokenRoutes(oauth: OAuthService) {
 
     app.post('/oauth/token', options, async (request, reply) => {
       const authenticated = await client(request, reply);
-      if (!('id' in authenticated)) return authenticated;
+      if (!authenticated) return reply;
       const params = request.body as Record<string, unknown>;
       const grantType = params.grant_type;
       const outcome =
@@ -62,7 +69,7 @@ export function tokenRoutes(oauth: OAuthService) {
 
     app.post('/oauth/revoke', options, async (request, reply) => {
       const authenticated = await client(request, reply);
-      if (!('id' in authenticated)) return authenticated;
+      if (!authenticated) return reply;
       const token = (request.body as Record<string, unknown>).token;
       if (typeof token !== 'string' || !token)
         return sendOAuthError(reply, 400, failure('invalid_request', 'token is required, once.'));

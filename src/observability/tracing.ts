@@ -21,6 +21,7 @@ import {
   ATTR_SERVICE_NAME,
   ATTR_URL_PATH,
 } from '@opentelemetry/semantic-conventions';
+import { redactUrl } from '../core/logger.ts';
 import type { RequestTracer } from '../http/kernel.ts';
 
 export interface Tracing {
@@ -89,7 +90,7 @@ function requestTracer(): RequestTracer {
   };
 }
 
-function pathForTrace(url: string): string {
-  const path = url.split('?')[0] ?? '/';
-  return path.startsWith('/files/') ? '/files/[redacted]' : path;
+/** The path without its query, with capability paths and tokens redacted as in the logs. */
+export function pathForTrace(url: string): string {
+  return redactUrl(url.split('?')[0] ?? '/');
 }

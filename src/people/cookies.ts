@@ -1,6 +1,8 @@
 /**
- * The sign-in session cookie: HttpOnly, SameSite=Lax, Path=/, and on an https base URL `Secure`
- * with the `__Host-` prefix (RFC 6265bis §4.1.3.2: no Domain, so only this host ever gets it).
+ * The sign-in cookies: HttpOnly, SameSite=Lax, Path=/, and on an https base URL `Secure` with the
+ * `__Host-` prefix (RFC 6265bis §4.1.3.2: no Domain, so only this host ever gets it). The session
+ * cookie holds the session; the device cookie marks a browser where the person signed in before
+ * (lockout.ts: strangers' failures do not slow it down).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -13,8 +15,19 @@ export interface SessionCookie {
 }
 
 export function sessionCookie(baseUrl: string): SessionCookie {
+  return namedCookie(baseUrl, 'platen_session');
+}
+
+/** A year: the device cookie outlives sessions, as the device does. */
+export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 86_400;
+
+export function deviceCookie(baseUrl: string): SessionCookie {
+  return namedCookie(baseUrl, 'platen_device');
+}
+
+function namedCookie(baseUrl: string, baseName: string): SessionCookie {
   const secure = baseUrl.startsWith('https:');
-  const name = secure ? '__Host-platen_session' : 'platen_session';
+  const name = secure ? `__Host-${baseName}` : baseName;
   const attributes = `Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   return {
     name,

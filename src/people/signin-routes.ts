@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { acceptFormBodies } from '../http/form-body.ts';
-import { sessionCookie } from './cookies.ts';
+import { DEVICE_COOKIE_MAX_AGE_SECONDS, deviceCookie, sessionCookie } from './cookies.ts';
 import { errorPage, escapeHtml, fromForeignOrigin, sendPage } from './html.ts';
 import type { PeopleService } from './service.ts';
 
@@ -28,6 +28,9 @@ export function safeNext(next: string | undefined): string | null {
     url.pathname.startsWith('/oauth/') || url.pathname === '/console' || url.pathname.startsWith('/console/');
   return url.origin === 'http://platen.invalid' && allowed ? url.pathname + url.search : null;
 }
+
+const waitText = (seconds: number) =>
+  seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `about ${Math.ceil(seconds / 60)} minutes`;
 
 function renderSignIn(
   reply: FastifyReply,
@@ -50,6 +53,7 @@ function renderSignIn(
 
 export function signInRoutes(people: PeopleService, baseUrl: string) {
   const cookie = sessionCookie(baseUrl);
+  const device = deviceCookie(baseUrl);
   return async (app: FastifyInstance): Promise<void> => {
     acceptFormBodies(app);
     const config = { auth: 'none' } as const;
@@ -78,13 +82,18 @@ export function signInRoutes(people: PeopleService, baseUrl: string) {
       if (!form.success)
         return renderSignIn(reply, { next: null, status: 400, error: 'Enter your email and password.' });
       const next = safeNext(form.data.next);
-      const outcome = await people.signIn(form.data.email, form.data.password, request.ip);
+      const outcome = await people.signIn(
+        form.data.email,
+        form.data.password,
+        request.ip,
+        device.read(request.headers),
+      );
       if (outcome.kind === 'locked') {
         return sendPage(reply, {
           status: 429,
           title: 'Too many attempts',
           headers: { 'retry-after': String(outcome.retryAfterSeconds) },
-          body: `<p class="error" role="alert">Too many failed sign-in attempts. Try again later (in about ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes).</p>`,
+          body: `<p class="error" role="alert">Too many failed sign-in attempts. Try again later (in ${waitText(outcome.retryAfterSeconds)}).</p>`,
         });
       }
       if (outcome.kind === 'invalid')
@@ -96,7 +105,10 @@ export function signInRoutes(people: PeopleService, baseUrl: string) {
         });
       // A fresh session at every sign-in (no fixation); the one the browser had ends.
       await people.signOut(cookie.read(request.headers));
-      reply.header('set-cookie', cookie.set(outcome.token, people.sessionTtlSeconds));
+      reply.header('set-cookie', [
+        cookie.set(outcome.token, people.sessionTtlSeconds),
+        device.set(outcome.device, DEVICE_COOKIE_MAX_AGE_SECONDS),
+      ]);
       return reply.redirect(next ?? SIGNIN_PATH, 303);
     });
 

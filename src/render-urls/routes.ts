@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePrincipal } from '../auth/index.ts';
+import { principalOf, requirePrincipal } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
 import { perCallerRateLimit } from '../renders/index.ts';
@@ -95,9 +95,11 @@ export function renderUrlRoutes(service: RenderUrlService, limiter: RateLimiter 
           reply
             .header('etag', answer.etag)
             .header('cache-control', `public, max-age=${answer.maxAgeSeconds}`);
-          if (answer.kind === 'not-modified') return reply.status(304).send(null);
-          // The body is the file's bytes: no schema serialises it (the document lists it as binary).
+          // Untyped: a 304 goes out without a body, so without Content-Type or Content-Length
+          // (RFC 9110 §8.6, §15.4.5), where `send(null)` would serialise `null` as JSON.
           const bytes: FastifyReply = reply;
+          if (answer.kind === 'not-modified') return bytes.status(304).send();
+          // The body is the file's bytes: no schema serialises it (the document lists it as binary).
           return bytes
             .header('content-type', answer.contentType)
             .header('content-length', answer.byteSize)
@@ -129,7 +131,9 @@ export function urlSecretRoutes(service: RenderUrlService) {
         }),
       },
       async (request, reply) =>
-        reply.status(201).send(await service.create(request.params.id, request.body ?? {})),
+        reply
+          .status(201)
+          .send(await service.create(principalOf(request), request.params.id, request.body ?? {})),
     );
     app.get(
       '/admin/v1/workspaces/:id/url-signing-secrets',
@@ -144,7 +148,7 @@ export function urlSecretRoutes(service: RenderUrlService) {
           errors: [401, 404],
         }),
       },
-      async (request) => ({ items: await service.list(request.params.id) }),
+      async (request) => ({ items: await service.list(principalOf(request), request.params.id) }),
     );
     app.patch(
       '/admin/v1/url-signing-secrets/:id',
@@ -160,7 +164,7 @@ export function urlSecretRoutes(service: RenderUrlService) {
           errors: [400, 401, 404],
         }),
       },
-      async (request) => service.update(request.params.id, request.body),
+      async (request) => service.update(principalOf(request), request.params.id, request.body),
     );
     app.post(
       '/admin/v1/url-signing-secrets/:id/rotate',
@@ -171,7 +175,8 @@ export function urlSecretRoutes(service: RenderUrlService) {
           summary: 'Replace the key of a URL-signing secret',
           description:
             'The answer holds the new key, shown this once. URLs signed with the previous key keep ' +
-            'working until `previousValidUntil` (PLATEN_URL_SECRET_GRACE_SECONDS, default 24 hours).',
+            'working until `previousValidUntil` (PLATEN_URL_SECRET_GRACE_SECONDS, default 24 hours); ' +
+            'each earlier key until its own grace ends (at most 20 kept).',
           tag,
           params: idParams,
           bodyRequired: false,
@@ -179,7 +184,7 @@ export function urlSecretRoutes(service: RenderUrlService) {
           errors: [401, 404],
         }),
       },
-      async (request) => service.rotate(request.params.id),
+      async (request) => service.rotate(principalOf(request), request.params.id),
     );
     app.delete(
       '/admin/v1/url-signing-secrets/:id',
@@ -195,7 +200,7 @@ export function urlSecretRoutes(service: RenderUrlService) {
         }),
       },
       async (request, reply) => {
-        await service.revoke(request.params.id);
+        await service.revoke(principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

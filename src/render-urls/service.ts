@@ -6,7 +6,8 @@
  * ETag (the render's id: an identical URL is the same file) for CDNs and browsers.
  */
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/index.ts';
+import type { AuditTrail } from '../audit/trail.ts';
+import { assertManages, manages, type Principal } from '../auth/index.ts';
 import { AppError, validationFailed } from '../core/errors.ts';
 import { fromZodIssues } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
@@ -35,47 +36,93 @@ export type ImageAnswer =
 
 const view = ({ secret: _secret, ...record }: UrlSecretWithKey): UrlSecretRecord => record;
 
+const noWorkspace = () => new AppError('NOT_FOUND', 'No such workspace.');
+const noSecret = () => new AppError('NOT_FOUND', 'No such URL-signing secret.');
+
 export class RenderUrlService {
   constructor(
-    private readonly deps: { store: Store; renders: RenderService; files: FileStore; graceSeconds: number },
+    private readonly deps: {
+      store: Store;
+      renders: RenderService;
+      files: FileStore;
+      audit: AuditTrail;
+      graceSeconds: number;
+    },
   ) {}
 
   async create(
+    principal: Principal,
     workspaceId: string,
     input: { name?: string; renderCap?: number | null },
   ): Promise<UrlSecretWithKey> {
-    if (!(await this.deps.store.workspaces.get(workspaceId)))
-      throw new AppError('NOT_FOUND', 'No such workspace.');
-    return this.deps.store.urlSecrets.create({
+    await this.workspace(principal, workspaceId);
+    const created = await this.deps.store.urlSecrets.create({
       workspaceId,
       name: input.name ?? 'URL signing',
       secret: newSecret(),
       renderCap: input.renderCap ?? null,
     });
+    await this.deps.audit.record(principal, 'url_secret.created', {
+      workspaceId,
+      target: created.id,
+      details: { name: created.name, renderCap: created.renderCap },
+    });
+    return created;
   }
 
-  async list(workspaceId: string): Promise<UrlSecretRecord[]> {
-    if (!(await this.deps.store.workspaces.get(workspaceId)))
-      throw new AppError('NOT_FOUND', 'No such workspace.');
+  async list(principal: Principal, workspaceId: string): Promise<UrlSecretRecord[]> {
+    await this.workspace(principal, workspaceId);
     return (await this.deps.store.urlSecrets.list(workspaceId)).map(view);
   }
 
-  async rotate(id: string): Promise<UrlSecretWithKey> {
+  async rotate(principal: Principal, id: string): Promise<UrlSecretWithKey> {
+    const secret = await this.secret(principal, id);
     const until = new Date(Date.now() + this.deps.graceSeconds * 1000);
     const rotated = await this.deps.store.urlSecrets.rotate(id, newSecret(), until);
-    if (!rotated) throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+    if (!rotated) throw noSecret();
+    await this.deps.audit.record(principal, 'url_secret.rotated', {
+      workspaceId: secret.workspaceId,
+      target: id,
+      details: { previousValidUntil: until.toISOString() },
+    });
     return rotated;
   }
 
-  async update(id: string, patch: { renderCap: number | null }): Promise<UrlSecretRecord> {
+  async update(
+    principal: Principal,
+    id: string,
+    patch: { renderCap: number | null },
+  ): Promise<UrlSecretRecord> {
+    const secret = await this.secret(principal, id);
     const updated = await this.deps.store.urlSecrets.setRenderCap(id, patch.renderCap);
-    if (!updated) throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+    if (!updated) throw noSecret();
+    await this.deps.audit.record(principal, 'url_secret.updated', {
+      workspaceId: secret.workspaceId,
+      target: id,
+      details: { renderCap: { from: secret.renderCap, to: patch.renderCap } },
+    });
     return view(updated);
   }
 
-  async revoke(id: string): Promise<void> {
-    if (!(await this.deps.store.urlSecrets.revoke(id)))
-      throw new AppError('NOT_FOUND', 'No such URL-signing secret.');
+  async revoke(principal: Principal, id: string): Promise<void> {
+    const secret = await this.secret(principal, id);
+    if (!(await this.deps.store.urlSecrets.revoke(id))) throw noSecret();
+    await this.deps.audit.record(principal, 'url_secret.revoked', {
+      workspaceId: secret.workspaceId,
+      target: id,
+    });
+  }
+
+  private async workspace(principal: Principal, workspaceId: string): Promise<void> {
+    assertManages(principal, workspaceId, noWorkspace);
+    if (!(await this.deps.store.workspaces.get(workspaceId))) throw noWorkspace();
+  }
+
+  /** The secret (never its key), if its workspace is the principal's to manage; else 404. */
+  private async secret(principal: Principal, id: string): Promise<UrlSecretRecord> {
+    const found = await this.deps.store.urlSecrets.get(id);
+    if (!found || !manages(principal, found.workspaceId)) throw noSecret();
+    return view(found);
   }
 
   /** Renders (or replays) what a signed URL names, and answers its file or 304. */

@@ -103,6 +103,8 @@ export class BackgroundRenders {
       workspaceId: job.principal.workspaceId,
       scopes: new Set(job.principal.scopes.filter(isScope)),
       actor: job.principal.actor,
+      // The queue runs it, not a request: no address.
+      address: null,
     };
     const balanceAfter = await this.deps.store.renderQueue.balanceAfterCharge(queued.id);
     const facts = {

@@ -53,7 +53,9 @@ export function rateLimitKeyOf(actor: Actor): string {
   if (actor.type === 'embed_session') return `embed:${actor.embedId}:${actor.userId ?? '-'}`;
   if (actor.type === 'signed_url') return `url:${actor.secretId}`;
   if (actor.type === 'person') return `person:${actor.userId}`;
-  return `oauth:${actor.clientId}:${actor.userId}`;
+  if (actor.type === 'oauth') return `oauth:${actor.clientId}:${actor.userId}`;
+  // The operator's and the service's own principals render nothing; one bucket if they ever do.
+  return actor.type;
 }
 
 /** The render rate limit, per API key or per embed session's end-user. */

@@ -125,10 +125,11 @@ export class ApiKeyRepository {
     return rows.map(toRecord);
   }
 
-  /** False when no such key exists. */
-  /** Revokes the key, only within `workspaceId` when one is given. */
-  /** Revokes a key (within `workspaceId` when given); its workspace, or null when none matched. */
-  async revoke(id: string, workspaceId: string | null = null): Promise<string | null> {
+  /**
+   * Revokes a key: only one of `workspaceId`, or of any workspace when null (an operator). Answers
+   * the key's workspace, or null when none matched.
+   */
+  async revoke(id: string, workspaceId: string | null): Promise<string | null> {
     let update = this.db
       .updateTable('api_keys')
       .set({ revoked_at: new Date().toISOString() })

@@ -3,6 +3,13 @@
  * rows' state read through their renders, and the one transition a batch makes when no row is
  * pending any more (running → completed), or when it is cancelled. Each transition is a
  * conditional update, so exactly one caller makes it (and writes its event) however many try.
+ *
+ * Admission is one atomic step (`createFunded`): in one transaction that holds the workspace's row,
+ * the balance less the credits every other batch of the workspace still holds must pay the price;
+ * the batch is created with a hold of that price. Each row then charges its own render (the render
+ * route's transaction) and the hold shrinks by what it charged, after the charge, so the credits a
+ * batch was admitted with are never counted free while it is being accepted. The hold is released
+ * when acceptance ends, and no longer counts after its `until` (an instance that died meanwhile).
  */
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../core/ids.ts';
@@ -21,6 +28,22 @@ export interface BatchRecord {
   finishedAt: string | null;
 }
 
+/** Credits a batch was admitted with and has not charged yet (migration 013). */
+interface BatchHoldsTable {
+  batch_id: string;
+  workspace_id: string;
+  credits: number;
+  until: string;
+}
+
+type WithHolds = Database & { batch_holds: BatchHoldsTable };
+
+export type FundedBatch =
+  | { kind: 'created'; batch: BatchRecord }
+  /** The balance, and what other batches of the workspace hold of it, cannot pay the price. */
+  | { kind: 'unfunded'; balance: number; held: number }
+  | { kind: 'missing' };
+
 export interface BatchRowState {
   row: number;
   renderId: string | null;
@@ -31,15 +54,107 @@ export interface BatchRowState {
 }
 
 export class BatchRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly withHolds: Kysely<WithHolds>;
 
+  constructor(private readonly db: Kysely<Database>) {
+    this.withHolds = db.withTables<{ batch_holds: BatchHoldsTable }>();
+  }
+
+  /** A batch without a price check (see createFunded for the one batches are admitted by). */
   async create(input: {
     workspaceId: string;
     templateId: string;
     format: string;
     total: number;
   }): Promise<BatchRecord> {
-    const row = {
+    const row = this.newRow(input);
+    await this.db.insertInto('batches').values(row).execute();
+    return this.toRecord(row);
+  }
+
+  /**
+   * Admits a batch if the workspace can pay `price` beyond what its other batches hold, and holds
+   * `price` for it until `holdUntil`: the check and the hold in one transaction that first locks the
+   * workspace's row (a no-op update: PostgreSQL makes concurrent admissions of the workspace wait
+   * for it, and re-reads the row after; SQLite runs one transaction at a time). So of two batches
+   * whose sum the balance cannot pay, at most one is admitted.
+   */
+  async createFunded(input: {
+    workspaceId: string;
+    templateId: string;
+    format: string;
+    total: number;
+    price: number;
+    holdUntil: Date;
+    now?: Date;
+  }): Promise<FundedBatch> {
+    const now = (input.now ?? new Date()).toISOString();
+    return this.withHolds.transaction().execute(async (trx) => {
+      const locked = await trx
+        .updateTable('workspaces')
+        .set((eb) => ({ credit_balance: eb.ref('credit_balance') }))
+        .where('id', '=', input.workspaceId)
+        .returning('credit_balance')
+        .executeTakeFirst();
+      if (!locked) return { kind: 'missing' } as const;
+      const balance = Number(locked.credit_balance);
+      const holds = await trx
+        .selectFrom('batch_holds')
+        .select((eb) => eb.fn.sum<number | string | null>('credits').as('held'))
+        .where('workspace_id', '=', input.workspaceId)
+        .where('until', '>', now)
+        .executeTakeFirst();
+      const held = Math.max(0, Number(holds?.held ?? 0));
+      if (balance - held < input.price) return { kind: 'unfunded', balance, held } as const;
+      const row = this.newRow(input);
+      await trx.insertInto('batches').values(row).execute();
+      if (input.price > 0)
+        await trx
+          .insertInto('batch_holds')
+          .values({
+            batch_id: row.id,
+            workspace_id: input.workspaceId,
+            credits: input.price,
+            until: input.holdUntil.toISOString(),
+          })
+          .execute();
+      return { kind: 'created', batch: this.toRecord(row) } as const;
+    });
+  }
+
+  /** Shrinks a batch's hold by credits a row has just charged (never below zero). */
+  async spendHold(batchId: string, credits: number): Promise<void> {
+    if (credits <= 0) return;
+    await this.withHolds
+      .updateTable('batch_holds')
+      .set((eb) => ({
+        credits: eb
+          .case()
+          .when('credits', '>', credits)
+          .then(eb('credits', '-', credits))
+          .else(0)
+          .end(),
+      }))
+      .where('batch_id', '=', batchId)
+      .execute();
+  }
+
+  /** Releases a batch's hold (its acceptance ended). */
+  async releaseHold(batchId: string): Promise<void> {
+    await this.withHolds.deleteFrom('batch_holds').where('batch_id', '=', batchId).execute();
+  }
+
+  /** Deletes holds past their `until` (they no longer count; the sweep tidies them away). */
+  async dropExpiredHolds(now: Date): Promise<number> {
+    const result = await this.withHolds
+      .deleteFrom('batch_holds')
+      .where('until', '<=', now.toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  private newRow(input: { workspaceId: string; templateId: string; format: string; total: number }) {
+    return {
       id: newId('batch'),
       workspace_id: input.workspaceId,
       template_id: input.templateId,
@@ -49,8 +164,6 @@ export class BatchRepository {
       created_at: new Date().toISOString(),
       finished_at: null,
     };
-    await this.db.insertInto('batches').values(row).execute();
-    return this.toRecord(row);
   }
 
   async setRow(

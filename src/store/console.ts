@@ -6,20 +6,41 @@ import type { Kysely } from 'kysely';
 import { newId } from '../core/ids.ts';
 import type { Database } from './schema.ts';
 
+/** Who did it, as the audit log keeps it (src/audit/trail.ts derives it from the principal). */
+export interface AuditActor {
+  type: string;
+  id: string | null;
+  label: string;
+}
+
 export interface AuditEntry {
   id: string;
   at: string;
-  actor: string;
+  actor: AuditActor;
   action: string;
   workspaceId: string | null;
   target: string | null;
   details: unknown;
+  address: string | null;
+}
+
+export interface AuditFilter {
+  workspaceId?: string;
+  action?: string;
+  /** The person (their user id), or an API key's id. */
+  actorId?: string;
 }
 
 export class ConsoleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** A new setup link; every earlier unused one stops working (one live link at a time). */
   async createSetupLink(tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.db
+      .updateTable('setup_links')
+      .set({ used_at: new Date().toISOString() })
+      .where('used_at', 'is', null)
+      .execute();
     await this.db
       .insertInto('setup_links')
       .values({
@@ -59,19 +80,28 @@ export class ConsoleRepository {
     const row = {
       id: newId('audit'),
       at: new Date().toISOString(),
-      actor: entry.actor,
+      actor: legacyActor(entry.actor),
+      actor_type: entry.actor.type,
+      actor_id: entry.actor.id,
+      actor_label: entry.actor.label,
       action: entry.action,
       workspace_id: entry.workspaceId,
       target: entry.target,
       details: entry.details === undefined || entry.details === null ? null : JSON.stringify(entry.details),
+      address: entry.address,
     };
     await this.db.insertInto('audit_log').values(row).execute();
     return { ...entry, id: row.id, at: row.at };
   }
 
   /** Newest first; `before`: the `at`/`id` cursor of the last entry of the previous page. */
-  async auditLog(options: { limit: number; before?: { at: string; id: string } }): Promise<AuditEntry[]> {
+  async auditLog(
+    options: { limit: number; before?: { at: string; id: string } } & AuditFilter,
+  ): Promise<AuditEntry[]> {
     let query = this.db.selectFrom('audit_log').selectAll();
+    if (options.workspaceId !== undefined) query = query.where('workspace_id', '=', options.workspaceId);
+    if (options.action !== undefined) query = query.where('action', '=', options.action);
+    if (options.actorId !== undefined) query = query.where('actor_id', '=', options.actorId);
     const before = options.before;
     if (before)
       query = query.where((eb) =>
@@ -81,11 +111,17 @@ export class ConsoleRepository {
     return rows.map((r) => ({
       id: r.id,
       at: r.at,
-      actor: r.actor,
+      actor: { type: r.actor_type, id: r.actor_id, label: r.actor_label },
       action: r.action,
       workspaceId: r.workspace_id,
       target: r.target,
       details: r.details ? JSON.parse(r.details) : null,
+      address: r.address,
     }));
   }
+}
+
+/** The one-string form of earlier entries, still written for readers of the raw table. */
+function legacyActor(actor: AuditActor): string {
+  return actor.id === null ? actor.type : `${actor.type}:${actor.id}`;
 }

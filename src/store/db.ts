@@ -29,6 +29,8 @@ import { urlSigningSecretsMigration } from './migrations/008_url_signing_secrets
 import { renderQueueMigration } from './migrations/009_render_queue.ts';
 import { batchesMigration } from './migrations/010_batches.ts';
 import { consoleMigration } from './migrations/011_console.ts';
+import { peopleAuditMigration } from './migrations/012_people_audit.ts';
+import { holdsAndPreviousKeysMigration } from './migrations/013_holds_and_previous_keys.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -64,6 +66,8 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '009_render_queue': renderQueueMigration,
     '010_batches': batchesMigration,
     '011_console': consoleMigration,
+    '012_people_audit': peopleAuditMigration,
+    '013_holds_and_previous_keys': holdsAndPreviousKeysMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -200,6 +200,18 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** When an operator disabled the person (signed out, refused at sign-in); null while enabled. */
+  disabled_at: string | null;
+  last_sign_in_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 (hex) of the link's token; the token itself is shown once. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface SetupLinksTable {
@@ -212,12 +224,20 @@ export interface SetupLinksTable {
 export interface AuditLogTable {
   id: string;
   at: string;
-  /** Who: `person:<user id>`, `operator-token`, `setup-link` */
+  /** Who, as one string (kept for entries written before the columns below): `person:<user id>`… */
   actor: string;
+  /** `person`, `operator_token`, `api_key`, `setup_link`, `system`… (src/audit/actions.ts) */
+  actor_type: Generated<string>;
+  /** The person's or the API key's id; null for the operator token and the system. */
+  actor_id: string | null;
+  /** Readable: the person's email then, the key's prefix, `operator token`. */
+  actor_label: Generated<string>;
   action: string;
   workspace_id: string | null;
   target: string | null;
   details: string | null;
+  /** The client address the action came from; null when not over the network. */
+  address: string | null;
 }
 
 export interface UserWorkspacesTable {
@@ -358,6 +378,7 @@ export interface Database {
   users: UsersTable;
   setup_links: SetupLinksTable;
   audit_log: AuditLogTable;
+  password_resets: PasswordResetsTable;
   user_workspaces: UserWorkspacesTable;
   web_sessions: WebSessionsTable;
   signin_failures: SigninFailuresTable;

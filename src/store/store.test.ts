@@ -156,7 +156,7 @@ for (const backend of backends) {
         expect(await store.apiKeys.findActive(`${created.key}x`)).toBeNull();
         expect(await store.apiKeys.revoke(created.id, 'ws_other')).toBeNull();
         expect(await store.apiKeys.findActive(created.key)).not.toBeNull();
-        expect(await store.apiKeys.revoke(created.id)).toBe(ws.id);
+        expect(await store.apiKeys.revoke(created.id, null)).toBe(ws.id);
         expect(await store.apiKeys.findActive(created.key)).toBeNull();
         expect((await store.apiKeys.list(ws.id))[0]?.revokedAt).not.toBeNull();
       });

@@ -20,12 +20,14 @@ let workspaceId = '';
 const apiKey = (): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
-  actor: { type: 'api_key', id: 'key_test' },
+  actor: { type: 'api_key', id: 'key_test', prefix: 'plt_test…' },
+  address: null,
 });
 const session = (userId: string | null, isolated = true): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
   actor: { type: 'embed_session', embedId: 'emb_test', userId, isolated },
+  address: null,
 });
 const code = (promise: Promise<unknown>) =>
   promise.then(

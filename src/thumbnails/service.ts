@@ -1,6 +1,7 @@
 /**
  * Template thumbnails: after every create and save (`templates.onChange`, whichever entry point
- * made it) the active page of the latest draft is rendered small (fitted into a `box`-pixel square,
+ * made it) the active page of the latest draft, its variables at their defaults as the studio and
+ * the preview show them, is rendered small (fitted into a `box`-pixel square,
  * WebP) in the background, stored under `renders/…/thumb_<templateId>.webp` and recorded with
  * `store.thumbnails.set`, which the template record shows as `thumbnailUrl`. A template whose latest
  * draft never got a thumbnail attempt (the instance that took the save stopped first) is queued
@@ -18,7 +19,7 @@
  */
 import type { Logger } from 'pino';
 import { randomToken } from '../core/ids.ts';
-import type { DesignDocument, Page } from '../design/index.ts';
+import { applyModifications, type DesignDocument, type Page } from '../design/index.ts';
 import { type RenderedFile, type RenderJob, renderLimits } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import type { JobInputLoader } from '../renders/index.ts';
@@ -78,6 +79,16 @@ export function thumbnailSize(width: number, height: number, box = 320): { width
     width: Math.max(1, Math.round(width * scale)),
     height: Math.max(1, Math.round(height * scale)),
   };
+}
+
+/**
+ * The document as the studio and a render with no modifications show it: placeholders filled with
+ * the variables' defaults, by the one function every render applies (`applyModifications` with
+ * `{}`). A default its property refuses (a render would answer 400) leaves the document as written.
+ */
+export function shownDocument(document: DesignDocument): DesignDocument {
+  const applied = applyModifications(document, {});
+  return applied.ok ? applied.document : document;
 }
 
 function activePage(document: DesignDocument): Page | undefined {
@@ -193,9 +204,10 @@ export class ThumbnailService {
     const { store, files, inputs, logger } = this.options;
     this.rendered++;
     const started = performance.now();
-    const loaded = await inputs.load(template.workspaceId, template.document);
+    const document = shownDocument(template.document);
+    const loaded = await inputs.load(template.workspaceId, document);
     const [file] = await this.options.render({
-      document: template.document,
+      document,
       pageIds: [page.id],
       format: FORMAT,
       scale: thumbnailScale(page.width, page.height, this.box),

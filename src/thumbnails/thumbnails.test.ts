@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
+import { AuditTrail } from '../audit/trail.ts';
 import { createLogger } from '../core/logger.ts';
 import { CreditService } from '../credits/service.ts';
 import { createBlankDocument } from '../design/index.ts';
@@ -269,7 +270,7 @@ for (const backend of backends) {
 
         const maintenance = new RenderMaintenance({
           store,
-          credits: new CreditService(store),
+          credits: new CreditService(store, new AuditTrail(store)),
           files,
           instanceId: 'ins_t',
           logger,

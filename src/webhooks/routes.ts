@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditActorOf } from '../auth/index.ts';
+import { principalOf } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { WEBHOOK_EVENTS, type WebhookService } from './service.ts';
 
@@ -88,7 +88,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         }),
       },
       async (request, reply) =>
-        reply.status(201).send(await webhooks.create(request.params.id, request.body)),
+        reply.status(201).send(await webhooks.create(principalOf(request), request.params.id, request.body)),
     );
 
     app.get(
@@ -104,7 +104,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [401, 404],
         }),
       },
-      async (request) => ({ items: await webhooks.list(request.params.id) }),
+      async (request) => ({ items: await webhooks.list(principalOf(request), request.params.id) }),
     );
 
     app.get(
@@ -120,7 +120,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [401, 404],
         }),
       },
-      async (request) => webhooks.get(request.params.id),
+      async (request) => webhooks.get(principalOf(request), request.params.id),
     );
 
     app.patch(
@@ -137,7 +137,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [400, 401, 404, 413, 415],
         }),
       },
-      async (request) => webhooks.update(request.params.id, request.body),
+      async (request) => webhooks.update(principalOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -155,7 +155,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         }),
       },
       async (request, reply) => {
-        await webhooks.remove(request.params.id);
+        await webhooks.remove(principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );
@@ -177,7 +177,7 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [401, 404],
         }),
       },
-      async (request) => webhooks.rotateSecret(request.params.id, auditActorOf(request.principal)),
+      async (request) => webhooks.rotateSecret(principalOf(request), request.params.id),
     );
 
     app.get(
@@ -194,7 +194,9 @@ export function webhookRoutes(webhooks: WebhookService) {
           errors: [400, 401, 404],
         }),
       },
-      async (request) => ({ items: await webhooks.deliveries(request.params.id, request.query.limit) }),
+      async (request) => ({
+        items: await webhooks.deliveries(principalOf(request), request.params.id, request.query.limit),
+      }),
     );
 
     app.post(
@@ -215,7 +217,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         }),
       },
       async (request, reply) => {
-        await webhooks.redeliver(request.params.id, request.params.messageId);
+        await webhooks.redeliver(principalOf(request), request.params.id, request.params.messageId);
         return reply.status(202).send({ queued: true });
       },
     );

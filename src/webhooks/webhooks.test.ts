@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
 import { admin, startTestServer, type TestServer } from '../../test/harness/server.ts';
+import { AuditTrail } from '../audit/trail.ts';
 import { type Principal, SCOPES } from '../auth/index.ts';
 import type { Store } from '../store/index.ts';
 import { TemplateService } from '../templates/index.ts';
@@ -217,12 +218,21 @@ const session = (workspaceId: string, userId = 'u1'): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
   actor: { type: 'embed_session', embedId: 'emb_x', userId, isolated: true },
+  address: null,
 });
 const apiKey = (workspaceId: string): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
-  actor: { type: 'api_key', id: 'key_x' },
+  actor: { type: 'api_key', id: 'key_x', prefix: 'plt_x…' },
+  address: null,
 });
+/** The operator token's principal: webhooks are managed on the operator API. */
+const operator: Principal = {
+  workspaceId: '',
+  scopes: new Set(),
+  actor: { type: 'operator_token' },
+  address: null,
+};
 
 describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
   let database: TestDatabase;
@@ -248,7 +258,7 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
 
   async function hook(path: string, events = ['template.create', 'template.update']) {
     const workspaceId = (await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' })).id;
-    const created = await webhooks.create(workspaceId, { url: receiver.url(path), events });
+    const created = await webhooks.create(operator, workspaceId, { url: receiver.url(path), events });
     receiver.secrets.set(path, created.secret);
     return { workspaceId, webhookId: created.id };
   }
@@ -264,7 +274,7 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
       baseUrl: 'http://platen.test',
       events: webhookEventSink(store),
     });
-    webhooks = new WebhookService(store, { policy: webhookPolicy(true) });
+    webhooks = new WebhookService(store, new AuditTrail(store), { policy: webhookPolicy(true) });
     receiver = await startReceiver();
   });
   afterEach(async () => {
@@ -282,7 +292,7 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
     'writes one event per subscribed webhook in the template transaction, for embed sessions only',
     async () => {
       const { workspaceId, webhookId } = await hook('/tx');
-      const onlyUpdates = await webhooks.create(workspaceId, {
+      const onlyUpdates = await webhooks.create(operator, workspaceId, {
         url: receiver.url('/tx-updates'),
         events: ['template.update'],
       });
@@ -380,7 +390,7 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
       expect(JSON.parse(tries[0]?.body ?? '').data.template.id).toBe(created.id);
 
       await until(async () => (await outbox(webhookId))[0]?.status === 'delivered');
-      const log = await webhooks.deliveries(webhookId, 50);
+      const log = await webhooks.deliveries(operator, webhookId, 50);
       expect(log.map((e) => [e.attempt, e.statusCode, e.ok])).toEqual([
         [3, 204, true],
         [2, null, false],
@@ -425,7 +435,7 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
     await templates.create(session(workspaceId), { name: 't', width: 10, height: 10 });
     await until(async () => (await outbox(webhookId))[0]?.status === 'failed');
     const rows = await outbox(webhookId);
-    const log = await webhooks.deliveries(webhookId, 100);
+    const log = await webhooks.deliveries(operator, webhookId, 100);
     expect(log.length).toBeGreaterThanOrEqual(2);
     expect(log.every((e) => !e.ok && e.statusCode === 503)).toBe(true);
     expect(Number(rows[0]?.attempts)).toBe(log.length);
@@ -438,9 +448,9 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
       const rotating = await hook('/rotating');
       await templates.create(session(gone.workspaceId), { name: 't', width: 10, height: 10 });
       await templates.create(session(rotating.workspaceId), { name: 't', width: 10, height: 10 });
-      await webhooks.remove(gone.webhookId);
+      await webhooks.remove(operator, gone.webhookId);
       expect((await outbox(gone.webhookId)).map((r) => r.status)).toEqual(['cancelled']);
-      const rotated = await webhooks.rotateSecret(rotating.webhookId);
+      const rotated = await webhooks.rotateSecret(operator, rotating.webhookId);
       receiver.secrets.set('/rotating', rotated.secret);
       const d = dispatcher();
       await d.start();
@@ -463,8 +473,8 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
     dispatchers.push(strict);
     await strict.start();
     await templates.create(session(workspaceId), { name: 't', width: 10, height: 10 });
-    await until(async () => (await webhooks.deliveries(webhookId, 10)).length > 0);
-    const log = await webhooks.deliveries(webhookId, 10);
+    await until(async () => (await webhooks.deliveries(operator, webhookId, 10)).length > 0);
+    const log = await webhooks.deliveries(operator, webhookId, 10);
     expect(log[0]?.error).toMatch(/^protocol/);
     expect(receiver.requests.filter((r) => r.path === '/guarded')).toEqual([]);
   });
@@ -479,10 +489,13 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
       };
       const workspaceId = (await store.workspaces.create({ name: 'w', credits: 0, actor: 'test' })).id;
       const url = receiver.url('/rebound').replace('127.0.0.1', 'hook.example');
-      const setter = new WebhookService(store, {
+      const setter = new WebhookService(store, new AuditTrail(store), {
         policy: { ...strict, resolve: async () => ['93.184.216.34'] },
       });
-      const { id: webhookId } = await setter.create(workspaceId, { url, events: ['template.create'] });
+      const { id: webhookId } = await setter.create(operator, workspaceId, {
+        url,
+        events: ['template.create'],
+      });
       const d = new WebhookDispatcher({
         store,
         logger: silent,
@@ -494,8 +507,8 @@ describe.each(backends)('outbox and dispatcher ($name)', ({ name, skip }) => {
       const connections = receiver.connections;
       await d.start();
       await templates.create(session(workspaceId), { name: 't', width: 10, height: 10 });
-      await until(async () => (await webhooks.deliveries(webhookId, 10)).length > 0);
-      expect((await webhooks.deliveries(webhookId, 10))[0]?.error).toMatch(/^private-address/);
+      await until(async () => (await webhooks.deliveries(operator, webhookId, 10)).length > 0);
+      expect((await webhooks.deliveries(operator, webhookId, 10))[0]?.error).toMatch(/^private-address/);
       expect(receiver.connections).toBe(connections);
     },
   );

@@ -6,6 +6,8 @@ import { admin } from './server.ts';
 
 export interface ConsolePerson {
   userId: string;
+  email: string;
+  password: string;
   cookie: string;
   csrf: string;
   /** Headers for the machine API (`/v1`) as this person in `workspaceId`. */
@@ -52,6 +54,8 @@ export async function consolePerson(
   const { cookie, csrf } = await signIn(base, email, password);
   return {
     userId: created.json.id,
+    email,
+    password,
     cookie,
     csrf,
     v1: (workspaceId) => ({ cookie, 'x-platen-csrf': csrf, 'x-workspace-id': workspaceId }),

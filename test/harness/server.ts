@@ -5,13 +5,13 @@
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import type { FileStore } from '../../src/files/index.ts';
 import type { RegisteredRoute } from '../../src/http/auth-hook.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { startPlaten } from '../../src/start.ts';
 import type { Store } from '../../src/store/index.ts';
 import { type BackendName, testDatabase } from './backends.ts';
 
@@ -27,6 +27,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** What a test server gives renders and webhook attempts still in flight at teardown. */
+const TEARDOWN_GRACE_MS = 5_000;
+
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const ALL_SCOPES = SCOPES;
 
@@ -41,9 +44,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** Capture the service's log: each JSON line is pushed here, at `logLevel` (default `info`). */
+  logTo?: string[];
+  logLevel?: 'info' | 'warn';
+}
+
 export async function startTestServer(
   backend: BackendName = 'sqlite',
   env: Record<string, string> = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -55,17 +65,29 @@ export async function startTestServer(
     PLATEN_RENDER_RATE_LIMIT: '0',
     PLATEN_ALLOW_PRIVATE_URLS: 'true',
     PLATEN_BASE_URL: base,
+    PORT: String(port),
+    PLATEN_HOST: '127.0.0.1',
+    // A test makes its own workspaces; set it to 'true' to test the bootstrap.
+    PLATEN_BOOTSTRAP: 'false',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });
-  const logger = createLogger('silent');
-  const services = await createServices(config, logger, { pgSchema: database.pgSchema });
-  await services.maintenance.start();
-  await services.webhookDispatcher.start();
-  await services.renderQueue.start();
+  const { logTo } = options;
+  const logger = logTo
+    ? createLogger(options.logLevel ?? 'info', {
+        write: (chunk: string) => void logTo.push(...chunk.split('\n').filter(Boolean)),
+      })
+    : createLogger('silent');
+  // What `npm start` runs (src/start.ts): services, app, background work and periodic upkeep alike.
+  const platen = await startPlaten(config, logger, {
+    database: { pgSchema: database.pgSchema },
+    print: () => {},
+  }).catch(async (error: unknown) => {
+    await database.destroy();
+    throw error;
+  });
+  const { app, routes, services } = platen;
   const { store, files } = services;
-  const { app, routes } = await buildApp(services, logger);
-  await app.listen({ port, host: '127.0.0.1' });
   return {
     base,
     app,
@@ -75,12 +97,12 @@ export async function startTestServer(
     config,
     services,
     async close() {
-      // Nothing is in flight at teardown; a keep-alive socket Node does not count as idle (seen
-      // after streamed file answers) must not hold the close for ever.
-      const closing = app.close();
+      // The production stop, with the background work's default grace. Nothing is in flight at
+      // teardown, so connections are cut at once rather than at the end of the grace: a keep-alive
+      // socket Node does not count as idle (seen after streamed file answers) must not hold it.
+      const stopping = platen.stop(TEARDOWN_GRACE_MS);
       app.server.closeAllConnections();
-      await closing;
-      await services.close();
+      await stopping;
       await database.destroy();
     },
   };

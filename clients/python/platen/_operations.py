@@ -68,6 +68,11 @@ OPERATIONS: Dict[str, str] = {
     "createUser": "admin.users.create",
     "listUsers": "admin.users.list",
     "getUser": "admin.users.get",
+    "updateUser": "admin.users.update",
+    "deleteUser": "admin.users.delete",
+    "createPasswordResetLink": "admin.users.password_reset",
+    "unlockUser": "admin.users.unlock",
+    "createSetupLink": "admin.users.setup_link",
     "listAuditLog": "admin.audit_log.list",
 }
 

@@ -18,6 +18,7 @@ from .types import (
     CreditBalance,
     LedgerEntry,
     NewApiKey,
+    OneTimeLink,
     User,
     Workspace,
 )
@@ -108,14 +109,54 @@ class Users:
     def get(self, user_id: str) -> User:
         return cast(User, self._transport.call("GET", f"/admin/v1/users/{segment(user_id)}"))
 
+    def update(
+        self,
+        user_id: str,
+        disabled: Optional[bool] = None,
+        operator: Optional[bool] = None,
+        workspace_ids: Optional[Sequence[str]] = None,
+    ) -> User:
+        """Disable or enable, promote or demote, replace the workspaces; the person is signed out."""
+        body = compact(
+            disabled=disabled,
+            operator=operator,
+            workspaceIds=None if workspace_ids is None else list(workspace_ids),
+        )
+        path = f"/admin/v1/users/{segment(user_id)}"
+        return cast(User, self._transport.call("PATCH", path, json_body=body))
+
+    def delete(self, user_id: str) -> None:
+        """Never the last enabled operator (CONFLICT)."""
+        self._transport.call("DELETE", f"/admin/v1/users/{segment(user_id)}")
+
+    def password_reset(self, user_id: str) -> OneTimeLink:
+        """A one-time link (24 hours) where the person chooses a new password."""
+        path = f"/admin/v1/users/{segment(user_id)}/password-reset"
+        return cast(OneTimeLink, self._transport.call("POST", path))
+
+    def unlock(self, user_id: str) -> None:
+        """Forgets the account's failed sign-ins."""
+        self._transport.call("POST", f"/admin/v1/users/{segment(user_id)}/unlock")
+
+    def setup_link(self) -> OneTimeLink:
+        """A new setup link while no operator exists (CONFLICT once one does)."""
+        return cast(OneTimeLink, self._transport.call("POST", "/admin/v1/setup-link"))
+
 
 class AuditLog:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
 
-    def list(self, limit: Optional[int] = None, cursor: Optional[str] = None) -> AuditLogPage:
-        """Sensitive actions, newest first: `{items, nextCursor}`."""
-        query = compact(limit=limit, cursor=cursor)
+    def list(
+        self,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        workspace_id: Optional[str] = None,
+        action: Optional[str] = None,
+        user_id: Optional[str] = None,
+    ) -> AuditLogPage:
+        """Sensitive actions, newest first, filtered: `{items, nextCursor}`."""
+        query = compact(limit=limit, cursor=cursor, workspaceId=workspace_id, action=action, userId=user_id)
         return cast(AuditLogPage, self._transport.call("GET", "/admin/v1/audit-log", query=query))
 
     def all(self, page_size: int = 100) -> Iterator[AuditEntry]:

@@ -277,8 +277,16 @@ class User(TypedDict):
     id: str
     email: str
     operator: bool
+    disabled: bool
     workspaceIds: List[str]
     createdAt: str
+    lastSignInAt: Optional[str]
+    lockedUntil: Optional[str]
+
+
+class OneTimeLink(TypedDict):
+    url: str
+    expiresAt: str
 
 
 class UrlSigningSecret(TypedDict):
@@ -296,14 +304,21 @@ class UrlSigningSecretWithKey(UrlSigningSecret):
     secret: str
 
 
+class AuditActor(TypedDict):
+    type: str
+    id: Optional[str]
+    label: str
+
+
 class AuditEntry(TypedDict):
     id: str
     at: str
-    actor: str
+    actor: AuditActor
     action: str
     workspaceId: Optional[str]
     target: Optional[str]
     details: Any
+    address: Optional[str]
 
 
 class AuditLogPage(TypedDict):

@@ -2,7 +2,18 @@
 
 export { PlatenAdmin, type PlatenAdminOptions } from './admin/client.ts';
 export type { AdminEmbeds, CreateEmbed, EmbedConfig, UpdateEmbed } from './admin/embeds.ts';
-export type { AuditEntry, AuditLog, CreateUser, User, Users } from './admin/people.ts';
+export type {
+  AuditEntry,
+  AuditLog,
+  AuditPage,
+  AuditQuery,
+  CreateUser,
+  PasswordResetLink,
+  SetupLink,
+  User,
+  UserChange,
+  Users,
+} from './admin/people.ts';
 export type {
   CreateUrlSigningSecret,
   UpdateUrlSigningSecret,

@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the key of a URL-signing secret
-         * @description The answer holds the new key, shown this once. URLs signed with the previous key keep working until `previousValidUntil` (PLATEN_URL_SECRET_GRACE_SECONDS, default 24 hours).
+         * @description The answer holds the new key, shown this once. URLs signed with the previous key keep working until `previousValidUntil` (PLATEN_URL_SECRET_GRACE_SECONDS, default 24 hours); each earlier key until its own grace ends (at most 20 kept).
          */
         post: operations["rotateUrlSigningSecret"];
         delete?: never;
@@ -839,6 +839,74 @@ export interface paths {
         get: operations["getUser"];
         put?: never;
         post?: never;
+        /**
+         * Delete a user
+         * @description The person is signed out at once and can no longer sign in; the audit trail keeps their entries. Never the last enabled operator (409 `CONFLICT`).
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Disable, enable, promote, demote a user or change their workspaces
+         * @description Every change ends the person's sessions (console, and its studio) at once and is audited. A change that would leave no enabled operator answers 409 `CONFLICT`; a member without a workspace 400; an unknown workspace 404.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/admin/v1/users/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a one-time password-reset link for a user
+         * @description Hand the link to the person: it works once, for 24 hours. Issuing it signs the person out everywhere. A disabled user answers 409 `CONFLICT`.
+         */
+        post: operations["createPasswordResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/users/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget a user's failed sign-in attempts
+         * @description Sign-in to the account is no longer slowed down, from any address.
+         */
+        post: operations["unlockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/setup-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new one-time setup link (while no operator exists)
+         * @description For a deployment whose first setup link expired or was lost: the link creates the first operator. Once an operator exists it answers 409 `CONFLICT`. `platen admin setup-link` wraps it.
+         */
+        post: operations["createSetupLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -973,7 +1041,7 @@ export interface components {
                  * @description Stable, UPPER_SNAKE: branch on this, never on `message`
                  * @enum {string}
                  */
-                code: "INVALID_JSON" | "VALIDATION_FAILED" | "UNAUTHORIZED" | "INVALID_SESSION" | "INSUFFICIENT_CREDITS" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "URL_EXPIRED" | "RENDER_CAP_REACHED" | "SUBSCRIPTION_SUSPENDED" | "WORKSPACE_MISMATCH" | "INSUFFICIENT_SCOPE" | "EMBED_DISABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RENDER_FAILED" | "RATE_LIMITED" | "INTERNAL" | "OVERLOADED";
+                code: "INVALID_JSON" | "VALIDATION_FAILED" | "UNAUTHORIZED" | "INVALID_SESSION" | "INSUFFICIENT_CREDITS" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "URL_EXPIRED" | "RENDER_CAP_REACHED" | "SUBSCRIPTION_SUSPENDED" | "WORKSPACE_MISMATCH" | "INSUFFICIENT_SCOPE" | "EMBED_DISABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "RENDER_FAILED" | "RATE_LIMITED" | "INTERNAL" | "OVERLOADED";
                 /** @description A human sentence */
                 message: string;
                 /** @description Finds the request in the logs (also the `X-Request-Id` header) */
@@ -1019,6 +1087,7 @@ export interface components {
             delta: number;
             balanceAfter: number;
             reason: string;
+            /** @description Who: `person:<email> (<user id>)` for an operator in the console, `operator-token`, `bootstrap`, or the render's credential */
             actor: string;
             renderId: string | null;
             createdAt: string;
@@ -1034,6 +1103,27 @@ export interface components {
             fontFamily?: string;
             url: string;
             createdAt: string;
+        };
+        AuditActor: {
+            /** @enum {string} */
+            type: "person" | "operator_token" | "api_key" | "oauth" | "embed_session" | "signed_url" | "setup_link" | "system";
+            /** @description The person's user id, or the API key's id; null for the operator token */
+            id: string | null;
+            /** @description The person's email at the time, the API key's prefix, `operator token`, `setup link` */
+            label: string;
+        };
+        AuditEntry: {
+            id: string;
+            at: string;
+            actor: components["schemas"]["AuditActor"];
+            /** @description One of the actions listed in docs/api.md, Audit log (e.g. `api_key.created`) */
+            action: string;
+            workspaceId: string | null;
+            /** @description The id acted on */
+            target: string | null;
+            details: unknown;
+            /** @description The client address the action came from */
+            address: string | null;
         };
         RenderResult: {
             id: string;
@@ -1169,26 +1259,19 @@ export interface components {
             error: string | null;
             createdAt: string;
         };
-        AuditEntry: {
-            id: string;
-            at: string;
-            /** @description `person:<user id>` for someone signed in, `operator-token` for the operator token, `bootstrap` for the first key, `setup-link` for the first operator */
-            actor: string;
-            /** @description `api_key.created`, `api_key.revoked`, `webhook.secret_rotated`, `operator.created` */
-            action: string;
-            workspaceId: string | null;
-            /** @description The id acted on */
-            target: string | null;
-            details: unknown;
-        };
         User: {
             id: string;
             email: string;
             /** @description Manages every workspace and the users in the console */
             operator: boolean;
+            /** @description Signed out and refused at sign-in until enabled again */
+            disabled: boolean;
             /** @description In the order given; the consent page preselects the first */
             workspaceIds: string[];
             createdAt: string;
+            lastSignInAt: string | null;
+            /** @description Until when sign-in to this account is slowed down by failed attempts; null when it is not */
+            lockedUntil: string | null;
         };
         Template: {
             id: string;
@@ -1255,6 +1338,16 @@ export interface components {
             previousValidUntil: string | null;
             /** @description `urlsec_…`: the signing key, shown in this response only */
             secret: string;
+        };
+        PasswordResetLink: {
+            /** @description The password-reset link: shown in this answer only; it works once */
+            url: string;
+            expiresAt: string;
+        };
+        SetupLink: {
+            /** @description The setup link: shown in this answer only; it works once */
+            url: string;
+            expiresAt: string;
         };
         /** @description A batch without its `rows` (`GET /v1/batches/{id}` lists them) */
         BatchSummary: {
@@ -1577,6 +1670,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
             403: {
                 headers: {
@@ -1588,6 +1690,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1884,6 +2004,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
             403: {
                 headers: {
@@ -1895,6 +2024,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2885,6 +3032,15 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
             403: {
                 headers: {
@@ -2905,6 +3061,24 @@ export interface operations {
             };
             /** @description The change conflicts with the current state (`CONFLICT`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3058,6 +3232,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3495,6 +3687,15 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4400,6 +4601,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -4411,6 +4621,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4534,6 +4762,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
             500: {
                 headers: {
@@ -4563,6 +4809,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -4574,6 +4829,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4645,6 +4918,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
             500: {
                 headers: {
@@ -4676,6 +4967,15 @@ export interface operations {
                     "application/json": components["schemas"]["UrlSigningSecretWithKey"];
                 };
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -4687,6 +4987,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4857,6 +5175,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
             415: {
                 headers: {
@@ -4944,6 +5271,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -4955,6 +5291,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5029,6 +5383,15 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5259,6 +5622,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -5270,6 +5642,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5393,6 +5783,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -5404,6 +5803,24 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5508,6 +5925,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
             401: {
                 headers: {
@@ -5528,6 +5954,24 @@ export interface operations {
             };
             /** @description The change conflicts with the current state (`CONFLICT`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5656,6 +6100,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
             415: {
                 headers: {
@@ -5725,11 +6178,427 @@ export interface operations {
             };
         };
     };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Disable (signed out at once) or enable the person */
+                    disabled?: boolean;
+                    /** @description Promote to operator or demote to member */
+                    operator?: boolean;
+                    /** @description The person's workspaces, replacing the current ones (a member needs at least one) */
+                    workspaceIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPasswordResetLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetLink"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unlockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupLink"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
+                workspaceId?: string;
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "embed.created" | "embed.updated" | "embed.deleted" | "url_secret.created" | "url_secret.updated" | "url_secret.rotated" | "url_secret.revoked" | "workspace.created" | "workspace.renamed" | "workspace.suspended" | "workspace.reinstated" | "credits.granted" | "credits.withdrawn" | "user.created" | "user.disabled" | "user.enabled" | "user.deleted" | "user.promoted" | "user.demoted" | "user.memberships_changed" | "user.password_reset_issued" | "user.password_reset" | "user.unlocked" | "signin.locked" | "setup_link.issued";
+                /** @description A person's user id (or an API key's id) */
+                userId?: string;
             };
             header?: never;
             path?: never;

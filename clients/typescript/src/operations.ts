@@ -77,5 +77,10 @@ export const OPERATIONS = {
   listUsers: 'admin.users.list',
   createUser: 'admin.users.create',
   getUser: 'admin.users.get',
+  updateUser: 'admin.users.update',
+  deleteUser: 'admin.users.delete',
+  createPasswordResetLink: 'admin.users.passwordReset',
+  unlockUser: 'admin.users.unlock',
+  createSetupLink: 'admin.users.setupLink',
   listAuditLog: 'admin.auditLog.list',
 } as const satisfies Record<OperationId, OperationBinding>;

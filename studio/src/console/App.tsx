@@ -1,7 +1,8 @@
 /**
  * The console shell: loads the session (or sends the person to sign in), then a header with the
  * workspace switcher, a navigation of screens, and the screen the URL names. Operators also get
- * Workspaces, Users and the audit log. Members see only their workspaces; any other id answers 404.
+ * Workspaces, Users and the audit log. Members see only their workspaces; any other id answers 404,
+ * and an operator screen opened by its address tells them it is for operators only.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -19,7 +20,7 @@ import { UsageScreen } from './screens/Usage.tsx';
 import { UsersScreen } from './screens/Users.tsx';
 import { WebhooksScreen } from './screens/Webhooks.tsx';
 import { WorkspacesScreen } from './screens/Workspaces.tsx';
-import { ErrorNote, Loading, useLoad } from './ui.tsx';
+import { ErrorNote, Loading, RefreshWorkspace, useLoad } from './ui.tsx';
 
 const WORKSPACE_SCREENS = [
   ['templates', 'Templates'],
@@ -61,7 +62,9 @@ export function App() {
   useEffect(() => {
     if (!session || route.workspaceId || route.screen) return;
     const first = session.workspaces[0];
-    go(session.user.operator || !first ? '#/workspaces' : workspaceHref(first.id, 'templates'));
+    // A member without a workspace stays on `#/`, which says so.
+    if (session.user.operator) go('#/workspaces');
+    else if (first) go(workspaceHref(first.id, 'templates'));
   }, [session, route]);
 
   if (error) return <ErrorNote error={error} />;
@@ -141,15 +144,58 @@ function Screen({ session, route, refresh }: { session: Session; route: Route; r
     if (session.user.operator && route.screen === 'workspaces')
       return <WorkspacesScreen onChange={refresh} />;
     if (session.user.operator && route.screen === 'users')
-      return <UsersScreen workspaces={session.workspaces} />;
+      return <UsersScreen me={session.user.id} onSelfChange={refresh} />;
     if (session.user.operator && route.screen === 'audit') return <AuditScreen />;
+    if (OPERATOR_SCREENS.some(([screen]) => screen === route.screen))
+      return <OperatorsOnly session={session} />;
+    if (route.screen) return <NoSuchScreen session={session} />;
     if (!session.workspaces.length) return <p>You are not a member of any workspace yet. Ask an operator.</p>;
+    // `#/`: on the way to the first screen.
     return <Loading what="the console" />;
   }
   return (
     <WorkspaceFrame key={ws} workspaceId={ws} screen={route.screen}>
       <WorkspaceScreen route={route} workspaceId={ws} />
     </WorkspaceFrame>
+  );
+}
+
+/** Where "back" goes: the first workspace's templates, or the start (which says what there is). */
+function homeOf(session: Session): { href: string; label: string } {
+  if (session.user.operator) return { href: '#/workspaces', label: 'Go to Workspaces' };
+  const first = session.workspaces[0];
+  return first
+    ? { href: workspaceHref(first.id, 'templates'), label: `Go to the templates of ${first.name}` }
+    : { href: '#/', label: 'Go to the start' };
+}
+
+/** An operator screen (Workspaces, Users, Audit log) opened by its address by a member. */
+function OperatorsOnly({ session }: { session: Session }) {
+  const home = homeOf(session);
+  return (
+    <section aria-labelledby="operators-only-title">
+      <h1 id="operators-only-title">Only operators can see this page</h1>
+      <p>
+        You are signed in as {session.user.email}, a member. Workspaces, users and the audit log are managed
+        by operators: ask one if you need a change there.
+      </p>
+      <a class="console-button" href={home.href}>
+        {home.label}
+      </a>
+    </section>
+  );
+}
+
+function NoSuchScreen({ session }: { session: Session }) {
+  const home = homeOf(session);
+  return (
+    <section aria-labelledby="no-screen-title">
+      <h1 id="no-screen-title">No such page</h1>
+      <p>The address names no page of the console.</p>
+      <a class="console-button" href={home.href}>
+        {home.label}
+      </a>
+    </section>
   );
 }
 
@@ -171,13 +217,13 @@ function WorkspaceFrame(props: { workspaceId: string; screen: string; children: 
   if (!workspace.data) return <Loading what="the workspace" />;
   const w = workspace.data;
   return (
-    <>
+    <RefreshWorkspace.Provider value={workspace.reload}>
       <p class="console-workspace-line">
         <strong>{w.name}</strong> · <span data-testid="balance">{w.creditBalance}</span> credits ·{' '}
         <span class={w.suspended ? 'console-bad' : 'console-ok'}>{w.suspended ? 'suspended' : 'active'}</span>
       </p>
       {children}
-    </>
+    </RefreshWorkspace.Provider>
   );
 }
 

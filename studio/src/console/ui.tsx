@@ -1,6 +1,6 @@
 /** Pieces every screen uses: loading and empty states, errors in plain words with their code, copy. */
-import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { type ComponentChildren, createContext } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './client.ts';
 
 export interface Loaded<T> {
@@ -44,11 +44,15 @@ const PLAIN: Record<string, string> = {
   NETWORK: 'The service could not be reached. Check the connection and try again.',
 };
 
-export function ErrorNote({ error }: { error: unknown }) {
+/**
+ * An error in plain words, its message and its code. `plain` words a code for this screen; `null`
+ * shows the service's own message alone (a sentence written for people, such as a 409's reason).
+ */
+export function ErrorNote({ error, plain: own }: { error: unknown; plain?: Record<string, string | null> }) {
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : 'ERROR';
   const detail = error instanceof Error ? error.message : String(error);
-  const plain = PLAIN[code] ?? detail;
+  const plain = (own && code in own ? own[code] : PLAIN[code]) ?? detail;
   return (
     <p class="console-error" role="alert">
       {plain}
@@ -106,12 +110,19 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A secret shown once (a new key, a webhook secret), with a copy button. */
-export function SecretOnce({ title, value, onDone }: { title: string; value: string; onDone(): void }) {
+/** A secret shown once (a new key, a webhook secret, a reset link), with a copy button. */
+export function SecretOnce(props: {
+  title: string;
+  value: string;
+  onDone(): void;
+  children?: ComponentChildren;
+}) {
+  const { title, value, onDone } = props;
   return (
     <section class="console-secret" aria-label={title}>
       <h3>{title}</h3>
       <p>Copy it now: it is shown only this once.</p>
+      {props.children}
       <div class="console-row">
         <code class="console-secret-value" data-testid="secret">
           {value}
@@ -144,6 +155,27 @@ export function useAction(): [unknown, boolean, (run: () => Promise<void>) => Pr
   };
   return [error, busy, act];
 }
+
+/**
+ * Calls `run` every `ms` while the component is shown and the page is visible (a log that follows
+ * new events without a click).
+ */
+export function useEvery(ms: number, run: () => void): void {
+  const latest = useRef(run);
+  latest.current = run;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'hidden') latest.current();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}
+
+/**
+ * Reads the open workspace again (its balance and state, in the line above every workspace
+ * screen), for a screen whose action changes them: a render spends credits.
+ */
+export const RefreshWorkspace = createContext<() => void>(() => undefined);
 
 export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 

@@ -12,6 +12,9 @@ const SCOPES: ApiKey['scopes'] = [
   'asset:write',
 ];
 
+/** The key's first characters and one ellipsis (the service's prefix may already end with one). */
+const masked = (prefix: string) => `${prefix.replace(/(…|\.\.\.)+$/, '')}…`;
+
 export function KeysScreen({ workspaceId }: { workspaceId: string }) {
   const keys = useLoad(
     () => call<{ items: ApiKey[] }>('GET', consoleApi(workspaceId, '/api-keys')),
@@ -84,7 +87,7 @@ export function KeysScreen({ workspaceId }: { workspaceId: string }) {
                   <tr key={key.id}>
                     <td>{key.name}</td>
                     <td>
-                      <code>{key.prefix}…</code>
+                      <code>{masked(key.prefix)}</code>
                     </td>
                     <td>{key.scopes.join(', ')}</td>
                     <td>{when(key.createdAt)}</td>

@@ -3,7 +3,7 @@
  * engine the server renders with (the studio's renderer, fonts and image loader, on a console
  * studio session), the credits the render will cost, and a real render through the API.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { applyModifications, type DesignDocument } from '../../../../src/engine/browser.ts';
 import { createApi, type RenderResponse, type RenderResult, type Template } from '../../api.ts';
 import { imageLoader } from '../../app/images.ts';
@@ -11,7 +11,7 @@ import { PageRenderer } from '../../editor/renderer.ts';
 import { fontsFor } from '../../fonts.ts';
 import { call, consoleApi } from '../client.ts';
 import { workspaceHref } from '../router.ts';
-import { ErrorNote, Show, useAction, useLoad } from '../ui.tsx';
+import { ErrorNote, RefreshWorkspace, Show, useAction, useLoad } from '../ui.tsx';
 
 type Format = RenderResult['format'];
 
@@ -46,23 +46,26 @@ function RenderForm({ workspaceId, template }: { workspaceId: string; template: 
   const [allPages, setAllPages] = useState(false);
   const [result, setResult] = useState<RenderResult[] | null>(null);
   const [error, busy, act] = useAction();
+  const refreshWorkspace = useContext(RefreshWorkspace);
   const modified = useMemo(() => applyModifications(template.document, values), [template, values]);
   const files = allPages && format !== 'pdf' ? template.pageCount : 1;
 
-  const render = (event: Event) => {
+  const render = async (event: Event) => {
     event.preventDefault();
-    void act(async () => {
+    await act(async () => {
       const answer = await call<RenderResponse>('POST', `/v1/templates/${template.id}/render`, {
         workspaceId,
         body: { format, modifications: values, ...(allPages ? { allPages: true } : {}) },
       });
       setResult('pages' in answer ? answer.pages : [answer]);
     });
+    // The balance line above follows what the render spent (or a refusal's news: suspended, empty).
+    refreshWorkspace();
   };
 
   return (
     <div class="console-split">
-      <form class="console-card" onSubmit={render} aria-label="Render test">
+      <form class="console-card" onSubmit={(event) => void render(event)} aria-label="Render test">
         <h2>{template.name}</h2>
         {names.length === 0 && <p class="console-muted">This template has no variables.</p>}
         {names.map((name) => (

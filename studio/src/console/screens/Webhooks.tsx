@@ -1,8 +1,25 @@
-/** Webhooks: create (the secret shown once), rotate the secret, and the delivery log with "redeliver". */
+/**
+ * Webhooks: create (the secret shown once), rotate the secret, and the delivery log with "redeliver",
+ * read again every few seconds while the screen is open, so new deliveries show without a click.
+ */
 import type { WebhookDelivery as Delivery, Webhook } from '@platen/client';
 import { useState } from 'preact/hooks';
 import { call, consoleApi } from '../client.ts';
-import { Choices, CopyButton, Empty, ErrorNote, SecretOnce, Show, useAction, useLoad, when } from '../ui.tsx';
+import {
+  Choices,
+  CopyButton,
+  Empty,
+  ErrorNote,
+  SecretOnce,
+  Show,
+  useAction,
+  useEvery,
+  useLoad,
+  when,
+} from '../ui.tsx';
+
+/** How often an open delivery log is read again. */
+const LOG_POLL_MS = 4000;
 
 const EVENTS: Webhook['events'] = [
   'template.create',
@@ -88,6 +105,7 @@ function WebhookCard(props: {
     () => call<{ items: Delivery[] }>('GET', `${path}/deliveries?limit=20`),
     hook.id,
   );
+  useEvery(LOG_POLL_MS, deliveries.reload);
   const [error, busy, act] = useAction();
 
   const rotate = () =>
@@ -104,6 +122,8 @@ function WebhookCard(props: {
   const redeliver = (delivery: Delivery) =>
     act(async () => {
       await call('POST', `${path}/messages/${delivery.messageId}/redeliver`);
+      // The new attempt is logged once it is made: read now, and again a moment later.
+      deliveries.reload();
       setTimeout(deliveries.reload, 1500);
     });
 

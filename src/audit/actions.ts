@@ -1,0 +1,47 @@
+/** Every action the audit trail records (docs/api.md, Audit log, says what each one means). */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'embed.created',
+  'embed.updated',
+  'embed.deleted',
+  'url_secret.created',
+  'url_secret.updated',
+  'url_secret.rotated',
+  'url_secret.revoked',
+  'workspace.created',
+  'workspace.renamed',
+  'workspace.suspended',
+  'workspace.reinstated',
+  'credits.granted',
+  'credits.withdrawn',
+  'user.created',
+  'user.disabled',
+  'user.enabled',
+  'user.deleted',
+  'user.promoted',
+  'user.demoted',
+  'user.memberships_changed',
+  'user.password_reset_issued',
+  'user.password_reset',
+  'user.unlocked',
+  'signin.locked',
+  'setup_link.issued',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who the trail names: the principal's kind, or `system` for what no principal did (a lockout). */
+export const AUDIT_ACTOR_TYPES = [
+  'person',
+  'operator_token',
+  'api_key',
+  'oauth',
+  'embed_session',
+  'signed_url',
+  'setup_link',
+  'system',
+] as const;

@@ -1,0 +1,42 @@
+/**
+ * Trusted devices (OWASP Authentication Cheat Sheet, "device cookies"): a browser where a person
+ * signed in holds a cookie naming them, an HMAC under the deployment's key. An attempt from such a
+ * browser is not slowed by the account-wide sign-in limit, so a stranger's failures from elsewhere
+ * never hold back the person on the device they use. The cookie proves only that this browser
+ * signed in as that person before; the password is still checked.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '../core/ids.ts';
+import type { Store } from '../store/index.ts';
+
+const KEY_NAME = 'device-cookie-key';
+
+export class TrustedDevices {
+  private key: Promise<string> | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  /** The cookie value for a browser where `userId` just signed in. */
+  async token(userId: string): Promise<string> {
+    return createHmac('sha256', await this.signingKey())
+      .update(`device:${userId}`)
+      .digest('base64url');
+  }
+
+  /** Whether the cookie value is one `token(userId)` made. */
+  async trusts(cookie: string | null, userId: string): Promise<boolean> {
+    if (!cookie || cookie.length > 100) return false;
+    return constantTimeEqual(cookie, await this.token(userId));
+  }
+
+  /** The deployment's key: created once by whichever instance gets there first. */
+  private signingKey(): Promise<string> {
+    this.key ??= (async () => {
+      await this.store.meta.claim(KEY_NAME, randomBytes(32).toString('base64url'));
+      const stored = await this.store.meta.get(KEY_NAME);
+      if (!stored) throw new Error('device cookie key missing');
+      return stored;
+    })();
+    return this.key;
+  }
+}
