@@ -192,9 +192,14 @@ function refuseWhileClosing(app: FastifyInstance): void {
   });
   app.addHook('onRequest', async () => {
     if (closing)
-      throw new AppError('OVERLOADED', 'The service is shutting down; retry on another instance.', undefined, {
-        'retry-after': '1',
-        connection: 'close',
-      });
+      throw new AppError(
+        'OVERLOADED',
+        'The service is shutting down; retry on another instance.',
+        undefined,
+        {
+          'retry-after': '1',
+          connection: 'close',
+        },
+      );
   });
 }

@@ -215,7 +215,11 @@ export class UserRepository {
           .execute();
       // Deleted: the row stays for the audit trail's ids, its email is freed for a new account.
       if (patch.deleted === true)
-        await trx.updateTable('users').set({ email: `deleted:${id}` }).where('id', '=', id).execute();
+        await trx
+          .updateTable('users')
+          .set({ email: `deleted:${id}` })
+          .where('id', '=', id)
+          .execute();
       return 'changed';
     });
   }
