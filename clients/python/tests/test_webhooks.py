@@ -84,7 +84,12 @@ class WebhookTest(unittest.TestCase):
         operator = admin()
         self.workspace.platen.render_async(self.template["id"], modifications={"name": "first"})
         first_headers, _ = self.delivery()
+        # The receiver has the message; the service records the attempt once the answer is in.
+        deadline = time.monotonic() + 10
         deliveries = operator.webhooks.deliveries(self.hook["id"], limit=10)
+        while not deliveries and time.monotonic() < deadline:
+            time.sleep(0.05)
+            deliveries = operator.webhooks.deliveries(self.hook["id"], limit=10)
         attempts = [(d["eventType"], d["ok"], d["statusCode"]) for d in deliveries]
         self.assertEqual(attempts, [("render.completed", True, 204)])
         self.assertEqual(deliveries[0]["messageId"], first_headers["webhook-id"])

@@ -111,6 +111,12 @@ describe('PlatenAdmin', () => {
     const template = await platen.templates.create({ name: 't', document: simpleDocument() });
     await platen.renderAndWait(template.id, {}, { pollIntervalMs: 50 });
     await receiver.waitFor(() => receiver.delivered('/admin').size === 1, 20_000);
+    // The receiver has the message; the service records the attempt once the answer is in.
+    await expect
+      .poll(async () => (await admin.webhooks.deliveries(hook.id, { limit: 10 })).items.length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
     let log = await admin.webhooks.deliveries(hook.id, { limit: 10 });
     expect(log.items).toEqual([
       expect.objectContaining({ eventType: 'render.completed', ok: true, attempt: 1 }),
@@ -121,6 +127,9 @@ describe('PlatenAdmin', () => {
       () => receiver.requests.filter((r) => r.messageId === messageId).length === 2,
       20_000,
     );
+    await expect
+      .poll(async () => (await admin.webhooks.deliveries(hook.id)).items.length, { timeout: 10_000 })
+      .toBe(2);
     log = await admin.webhooks.deliveries(hook.id);
     expect(log.items.map((d) => d.attempt)).toEqual([2, 1]);
     const rotated = await admin.webhooks.rotateSecret(hook.id);
