@@ -16,6 +16,7 @@ import { signUrl } from '../src/auth/index.ts';
 import { applyModifications, parseDesignDocument } from '../src/design/index.ts';
 import { RenderPool } from '../src/engine/index.ts';
 import { ensureBuilt } from '../test/global-setup.ts';
+import { freePort } from '../test/harness/ports.ts';
 import { bulkThroughput } from './bulk.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
@@ -309,7 +310,7 @@ async function main() {
   const photo = await photoJpeg();
   const poolRate = await rawPoolRate(photo);
   const chromium = await chromiumLatency(await photoDataUri(), iterations, warmups);
-  const { base, child } = await startServer(39000 + Math.floor(Math.random() * 1000));
+  const { base, child } = await startServer(await freePort());
   try {
     const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
     const ws = (await (

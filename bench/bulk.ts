@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { randomBase62 } from '../src/core/ids.ts';
 import { ensureBuilt } from '../test/global-setup.ts';
+import { freePort } from '../test/harness/ports.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
 
 // The services it starts run dist/: build it first when a source is newer.
@@ -134,11 +135,9 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
   );
 }
 
-const port = () => 41000 + Math.floor(Math.random() * 2000);
-
 async function embedded(options: Options, rows: number): Promise<BulkRow> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platen-bulk-'));
-  const base = `http://127.0.0.1:${port()}`;
+  const base = `http://127.0.0.1:${await freePort()}`;
   const child = start({
     PORT: new URL(base).port,
     PLATEN_DATA_DIR: dataDir,
@@ -163,7 +162,7 @@ async function withWorkers(options: Options, rows: number, workers: number): Pro
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'platen-bulk-'));
-  const base = `http://127.0.0.1:${port()}`;
+  const base = `http://127.0.0.1:${await freePort()}`;
   const env = {
     DATABASE_URL: url.toString(),
     PLATEN_REDIS_URL: options.redisUrl ?? '',
@@ -175,7 +174,7 @@ async function withWorkers(options: Options, rows: number, workers: number): Pro
   try {
     await healthy(base);
     for (let i = 0; i < workers; i++) {
-      const workerBase = `http://127.0.0.1:${port()}`;
+      const workerBase = `http://127.0.0.1:${await freePort()}`;
       children.push(start({ ...env, PORT: new URL(workerBase).port }, ['bin/platen.js', 'worker']));
       await healthy(workerBase);
     }

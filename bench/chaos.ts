@@ -22,6 +22,7 @@ import { openStore } from '../src/store/index.ts';
 import { startReceiver } from '../src/webhooks/testing/receiver.ts';
 import { urlWithSchema } from '../test/harness/backends.ts';
 import { startBalancer } from '../test/harness/balancer.ts';
+import { freePort } from '../test/harness/ports.ts';
 import { checkConsistency } from './load/checks.ts';
 import { ADMIN, type Instance, startInstance } from './load/instance.ts';
 import { CAPACITY, MIX, type Op, percentile, prepareLoad, runLoad } from './load/mix.ts';
@@ -53,7 +54,7 @@ const env = {
   PLATEN_WEBHOOK_TIMEOUT_MS: '5000',
   PLATEN_WEBHOOK_LEASE_MS: '8000',
 };
-const ports = [0, 1, 2].map((i) => 37000 + Math.floor(Math.random() * 300) * 3 + i);
+const ports = [await freePort(), await freePort(), await freePort()];
 const balancer = await startBalancer();
 const instances: Instance[] = await Promise.all(
   ports.map((port) => startInstance(port, { ...env, PLATEN_BASE_URL: balancer.base })),

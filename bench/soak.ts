@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { FolderFileStore, folderRoot } from '../src/files/index.ts';
 import { openStore } from '../src/store/index.ts';
 import { startReceiver } from '../src/webhooks/testing/receiver.ts';
+import { freePort } from '../test/harness/ports.ts';
 import { checkConsistency, type Finding } from './load/checks.ts';
 import { ADMIN, type ProcessSample, sample, startInstance } from './load/instance.ts';
 import { CAPACITY, MIX, type Op, percentile, prepareLoad, runLoad } from './load/mix.ts';
@@ -27,7 +28,7 @@ const seconds = Math.round(Number(arg('minutes') ?? (quick ? 0.75 : 10)) * 60);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'platen-soak-'));
 const receiver = await startReceiver(() => ({ status: 200 }));
-const instance = await startInstance(38000 + Math.floor(Math.random() * 1000), { PLATEN_DATA_DIR: dataDir });
+const instance = await startInstance(await freePort(), { PLATEN_DATA_DIR: dataDir });
 const pid = instance.child.pid ?? 0;
 const ctx = await prepareLoad(instance.base, ADMIN, receiver.url('/soak'));
 receiver.secrets.set('/soak', ctx.webhookSecret);

@@ -3,7 +3,6 @@
  * helpers for the operator API and authenticated requests.
  */
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
@@ -14,18 +13,9 @@ import type { Services } from '../../src/services.ts';
 import { startPlaten } from '../../src/start.ts';
 import type { Store } from '../../src/store/index.ts';
 import { type BackendName, testDatabase } from './backends.ts';
+import { freePort } from './ports.ts';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** What a test server gives renders and webhook attempts still in flight at teardown. */
 const TEARDOWN_GRACE_MS = 5_000;
