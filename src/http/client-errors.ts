@@ -5,7 +5,7 @@
  * `{"error":"Bad Request",...}`; an `Expect` other than `100-continue` instead of Node's bare 417;
  * and `CONNECT`, which Node would answer by closing the socket.
  */
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
@@ -17,6 +17,7 @@ interface ConnectionError extends Error {
 
 /** The methods some route of the service answers (the `Allow` of a 405 to CONNECT). */
 const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+const ROUTED = new Set(SERVED_METHODS.split(', '));
 
 const newRequestId = () => `req_${randomBase62(16)}`;
 
@@ -77,4 +78,35 @@ export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
   if (socket.destroyed) return;
   const refused = new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service is no proxy.');
   socket.end(rawErrorResponse(refused, { Allow: SERVED_METHODS }));
+}
+
+/**
+ * Wraps the server's request handler so that a method the router does not know (Node's parser
+ * accepts `PROPFIND`, `MKCOL`, `PURGE`…) answers 405 METHOD_NOT_ALLOWED with the envelope. Fastify
+ * would answer 404 after logging its whole route table at warn level for each such request, which a
+ * client could use to flood the logs.
+ */
+export function refuseUnroutedMethods(server: Server): void {
+  const handlers = server.listeners('request') as ((
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (ROUTED.has(request.method ?? '')) {
+      for (const handle of handlers) handle.call(server, request, response);
+      return;
+    }
+    const requestId = newRequestId();
+    const refused = new AppError('METHOD_NOT_ALLOWED', `${request.method ?? 'This method'} is not served.`);
+    const body = JSON.stringify(errorBody(refused, requestId));
+    response.writeHead(405, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      allow: SERVED_METHODS,
+      connection: 'close',
+    });
+    response.end(body);
+  });
 }

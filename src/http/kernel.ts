@@ -16,7 +16,12 @@ import { AppError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
 import { apiReferenceRoutes } from './api-reference.ts';
 import { installAuth, type RegisteredRoute, type SuspensionCheck } from './auth-hook.ts';
-import { answerClientError, answerConnect, answerExpectation } from './client-errors.ts';
+import {
+  answerClientError,
+  answerConnect,
+  answerExpectation,
+  refuseUnroutedMethods,
+} from './client-errors.ts';
 import type { Feature } from './context.ts';
 import { sendError } from './error-handler.ts';
 import { healthRoutes, type ReadinessChecks } from './health-routes.ts';
@@ -77,6 +82,7 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   // cannot meet (Node's bare 417) and CONNECT (Node's closed socket).
   app.server.on('checkExpectation', answerExpectation);
   app.server.on('connect', answerConnect);
+  refuseUnroutedMethods(app.server);
   // JSON in, JSON out: any other body type is 415, except where a route adds a parser (assets).
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
