@@ -11,7 +11,6 @@
  * is the kernel's check, as for every credential.) A console studio token (`ses`) also needs the
  * console session it was opened from to be live: signing out, or being disabled, ends it at once.
  */
-import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../core/errors.ts';
 import type { EmbedRecord } from '../store/embeds.ts';
@@ -94,12 +93,9 @@ export class EmbedSessionTokens {
 
   /** The deployment's key: created once by whichever instance gets there first. */
   private signingKey(): Promise<Uint8Array> {
-    this.key ??= (async () => {
-      await this.store.meta.claim(KEY_NAME, randomBytes(32).toString('base64url'));
-      const stored = await this.store.meta.get(KEY_NAME);
-      if (!stored) throw new Error('embed session key missing');
-      return new Uint8Array(Buffer.from(stored, 'base64url'));
-    })();
+    this.key ??= this.store.meta
+      .secret(KEY_NAME)
+      .then((stored) => new Uint8Array(Buffer.from(stored, 'base64url')));
     return this.key;
   }
 }

@@ -5,7 +5,7 @@
  * never hold back the person on the device they use. The cookie proves only that this browser
  * signed in as that person before; the password is still checked.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../core/ids.ts';
 import type { Store } from '../store/index.ts';
 
@@ -29,14 +29,9 @@ export class TrustedDevices {
     return constantTimeEqual(cookie, await this.token(userId));
   }
 
-  /** The deployment's key: created once by whichever instance gets there first. */
+  /** The deployment's key (store.meta.secret: the same on every instance). */
   private signingKey(): Promise<string> {
-    this.key ??= (async () => {
-      await this.store.meta.claim(KEY_NAME, randomBytes(32).toString('base64url'));
-      const stored = await this.store.meta.get(KEY_NAME);
-      if (!stored) throw new Error('device cookie key missing');
-      return stored;
-    })();
+    this.key ??= this.store.meta.secret(KEY_NAME);
     return this.key;
   }
 }

@@ -1,4 +1,5 @@
 /** Small facts about the deployment itself, such as whether the first-start bootstrap ran. */
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -22,5 +23,16 @@ export class MetaRepository {
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
+   * A deployment-wide random key (32 bytes, base64url), created once by whichever instance asks
+   * first, so every instance signs and verifies with the same one.
+   */
+  async secret(name: string): Promise<string> {
+    await this.claim(name, randomBytes(32).toString('base64url'));
+    const stored = await this.get(name);
+    if (!stored) throw new Error(`deployment key ${name} missing`);
+    return stored;
   }
 }
