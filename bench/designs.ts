@@ -104,3 +104,229 @@ export function benchDocument(photo: string, pages = 1) {
     ),
   };
 }
+
+/**
+ * The version 2 benchmark design: the social post's parts with the new features a real template
+ * uses together: a cropped, filtered photo; a gradient card with a shadow; a rotated badge group
+ * with a shadow; a headline in rich text (a bold coloured word, a gradient); a Code 128 barcode.
+ * bench/render-html.ts has its HTML twin for Chromium.
+ */
+export function richPost(photo: string, page = 'rich', headline = 'Summer collection is here') {
+  return {
+    id: page,
+    width: 1080,
+    height: 1080,
+    background: {
+      type: 'linear',
+      angle: 180,
+      stops: [
+        { offset: 0, color: '#f4efe6' },
+        { offset: 1, color: '#e3d5c0' },
+      ],
+    },
+    elements: [
+      {
+        id: `${page}-photo`,
+        type: 'image',
+        name: 'photo',
+        x: 0,
+        y: 0,
+        width: 1080,
+        height: 620,
+        src: photo,
+        fit: 'cover',
+        crop: { x: 0.1, y: 0.05, width: 0.8, height: 0.8 },
+        filters: { brightness: 1.05, saturation: 1.2, sepia: 0.2 },
+      },
+      {
+        id: `${page}-card`,
+        type: 'rect',
+        x: 60,
+        y: 560,
+        width: 960,
+        height: 460,
+        fill: {
+          type: 'linear',
+          angle: 135,
+          stops: [
+            { offset: 0, color: '#ffffff' },
+            { offset: 1, color: '#f1ecff' },
+          ],
+        },
+        cornerRadius: 32,
+        shadow: { color: 'rgba(29, 29, 53, 0.35)', blur: 24, offsetX: 0, offsetY: 12 },
+      },
+      {
+        id: `${page}-headline`,
+        type: 'text',
+        name: 'headline',
+        x: 110,
+        y: 600,
+        width: 860,
+        height: 170,
+        spans: [
+          { text: 'New: ', color: '#e4572e' },
+          { text: headline, fontWeight: 700 },
+        ],
+        fontFamily: 'Inter',
+        fontSize: 72,
+        fontWeight: 400,
+        color: {
+          type: 'linear',
+          angle: 90,
+          stops: [
+            { offset: 0, color: '#1d1d35' },
+            { offset: 1, color: '#4b3f9e' },
+          ],
+        },
+        lineHeight: 1.1,
+        autoFit: 'shrink',
+      },
+      {
+        id: `${page}-body`,
+        type: 'text',
+        x: 110,
+        y: 790,
+        width: 560,
+        height: 190,
+        text: 'Free shipping on every order over 50 euros. New arrivals every Friday.',
+        fontFamily: 'Inter',
+        fontSize: 30,
+        color: '#333333',
+        lineHeight: 1.4,
+      },
+      {
+        id: `${page}-badge`,
+        type: 'group',
+        x: 800,
+        y: 60,
+        width: 220,
+        height: 220,
+        rotation: 12,
+        shadow: { color: 'rgba(0, 0, 0, 0.4)', blur: 16, offsetX: 6, offsetY: 10 },
+        elements: [
+          { id: `${page}-badge-disc`, type: 'ellipse', x: 0, y: 0, width: 220, height: 220, fill: '#e4572e' },
+          {
+            id: `${page}-badge-text`,
+            type: 'text',
+            x: 20,
+            y: 70,
+            width: 180,
+            height: 80,
+            text: '-30%',
+            fontFamily: 'Inter',
+            fontSize: 64,
+            fontWeight: 700,
+            color: '#ffffff',
+            align: 'center',
+          },
+        ],
+      },
+      {
+        id: `${page}-barcode`,
+        type: 'barcode',
+        x: 700,
+        y: 800,
+        width: 280,
+        height: 180,
+        format: 'code128',
+        value: 'PLATEN-2026',
+      },
+    ],
+  };
+}
+
+/** The version 2 benchmark document (one page). */
+export function richDocument(photo: string) {
+  return { schemaVersion: 2, activePageId: 'rich', pages: [richPost(photo)] };
+}
+
+/** The motion post's subtitle and badge: render-html.ts's HTML twin shows the same text. */
+export const MOTION_SUBTITLE =
+  'Free shipping on every order over 50 euros. New arrivals every Friday, gifts for the first hundred customers.';
+export const MOTION_BADGE = '-30%';
+
+/**
+ * When each part of the motion post moves, in ms from the scene's start, for a 10-second scene;
+ * a shorter scene (the quick benchmark) scales every time. render-html.ts writes the same numbers
+ * as CSS animations for Chromium and takumi.
+ */
+export const motionTiming = {
+  durationMs: 10_000,
+  /** The headline slides up into place and fades in (ease-out, the preset's default). */
+  headline: { delayMs: 200, durationMs: 1_000 },
+  /** The subtitle types itself out, character by character (linear). */
+  subtitle: { delayMs: 1_200, durationMs: 3_000 },
+  /** The badge pops: scales from 0 with an overshoot (easeOutBack) as it fades in. */
+  badge: { delayMs: 4_400, durationMs: 600 },
+} as const;
+
+export type MotionTiming = typeof motionTiming;
+
+/** The timing for a scene `durationMs` long: every time scaled from the 10-second original. */
+export function motionTimingFor(durationMs: number) {
+  const k = durationMs / motionTiming.durationMs;
+  const scale = (t: { delayMs: number; durationMs: number }) => ({
+    delayMs: t.delayMs * k,
+    durationMs: t.durationMs * k,
+  });
+  return {
+    durationMs,
+    headline: scale(motionTiming.headline),
+    subtitle: scale(motionTiming.subtitle),
+    badge: scale(motionTiming.badge),
+  };
+}
+
+/**
+ * The motion benchmark (bench/video.ts): the social post as a scene of a video, its headline
+ * sliding up, its subtitle typed out and a discount badge popping in; `durationMs` long (10 s by
+ * default). The badge is a plain disc with text (no rotation or shadow) so that every contender
+ * can draw it the same way.
+ */
+export function motionDocument(photo: string, durationMs: number = motionTiming.durationMs) {
+  const timing = motionTimingFor(durationMs);
+  const post = socialPost(photo, 'motion');
+  const elements = post.elements.map((element) => {
+    if (element.id === 'motion-headline')
+      return { ...element, animations: [{ preset: 'slide-up', phase: 'in', ...timing.headline }] };
+    if (element.id === 'motion-body')
+      return {
+        ...element,
+        text: MOTION_SUBTITLE,
+        animations: [{ preset: 'typewriter', phase: 'in', ...timing.subtitle }],
+      };
+    return element;
+  });
+  const badge = {
+    id: 'motion-badge',
+    type: 'group',
+    x: 60,
+    y: 60,
+    width: 220,
+    height: 220,
+    animations: [{ preset: 'pop', phase: 'in', ...timing.badge }],
+    elements: [
+      { id: 'motion-badge-disc', type: 'ellipse', x: 0, y: 0, width: 220, height: 220, fill: '#e4572e' },
+      {
+        id: 'motion-badge-text',
+        type: 'text',
+        x: 0,
+        y: 71,
+        width: 220,
+        height: 78,
+        text: MOTION_BADGE,
+        fontFamily: 'Inter',
+        fontSize: 64,
+        fontWeight: 700,
+        color: '#ffffff',
+        align: 'center',
+      },
+    ],
+  };
+  return {
+    schemaVersion: 2,
+    activePageId: 'motion',
+    pages: [{ ...post, durationMs, elements: [...elements, badge] }],
+  };
+}

@@ -2,21 +2,28 @@
  * `npm run bench:render`: warm render latency through the render pool (JPEG, PNG 1080x1080 and a
  * 5-page PDF), pool throughput, peak RSS and a per-stage breakdown, side by side in the same run
  * with headless Chromium screenshotting equivalent HTML. Prints a table and writes
- * bench/results/render.json. `--quick` runs a few iterations (CI smoke).
+ * bench/results/render.json, with takumi and Chromium served over HTTP against Platen's service
+ * (head-to-head.ts) in the same file. Then the video benchmark (video.ts: MP4 and GIF against Chromium
+ * recording and takumi), which writes bench/results/video.json. `--quick` runs a few iterations
+ * and 1 s of video (CI smoke).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createCanvas } from '@napi-rs/canvas';
+import bwipjs from 'bwip-js';
 import { applyModifications, type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
 import { fontCatalogFor } from '../src/engine/backends/fonts.ts';
 import { preparePage } from '../src/engine/backends/prepare.ts';
 import { drawPageOnto } from '../src/engine/backends/raster.ts';
 import { encodeStriped } from '../src/engine/backends/striped.ts';
 import { type OutputFormat, type RenderJob, RenderPool } from '../src/engine/index.ts';
-import { chromiumLatency } from './chromium.ts';
-import { benchDocument, photoDataUri, socialPost } from './designs.ts';
+import { chromiumLatency, chromiumLatencyOf } from './chromium.ts';
+import { benchDocument, photoDataUri, richDocument, socialPost } from './designs.ts';
+import { formatHeadToHead, headToHead } from './head-to-head.ts';
 import { childPeaksMb, statusMb } from './proc.ts';
+import { chromiumRichHtml } from './render-html.ts';
 import { type Stat, stat, timed } from './stats.ts';
+import { videoBench } from './video.ts';
 
 const quick = process.argv.includes('--quick');
 const iterations = quick ? 8 : 60;
@@ -137,6 +144,17 @@ async function poolLatency(
   return { ...result, pdf5, pdfPerPage };
 }
 
+/** The version 2 design (richPost), its headline changing between renders, as the headline figures. */
+async function richLatency(pool: RenderPool, rich: DesignDocument) {
+  const headline = (format: OutputFormat) => (i: number) =>
+    pool.render(jobOf(withHeadline(rich, i), format, undefined, 'tpl_rich'));
+  return {
+    jpeg: await timed(iterations, warmups, headline('jpeg')),
+    png: await timed(iterations, warmups, headline('png')),
+    pdf: await timed(iterations, warmups, headline('pdf')),
+  };
+}
+
 async function poolThroughput(pool: RenderPool, single: DesignDocument, workers: number): Promise<number> {
   const count = quick ? 30 : 300;
   let next = 0;
@@ -164,6 +182,8 @@ async function main(): Promise<void> {
   const pool = new RenderPool({ workers, maxQueue: 1024, timeoutMs: 30_000 });
   await pool.warmup();
   const latency = await poolLatency(pool, single, five, photos);
+  const rich = parse(richDocument(photo));
+  const richPlaten = await richLatency(pool, rich);
   const rendersPerSecond = await poolThroughput(pool, single, workers);
   const caches = pool.cacheStats();
   // The render processes are children: their peaks are their own (read before close() ends them).
@@ -174,6 +194,13 @@ async function main(): Promise<void> {
   const stages = await breakdown(single);
 
   const browser = await chromiumLatency(photo, iterations, warmups);
+  const barcodeSvg = bwipjs.toSVG({ bcid: 'code128', text: 'PLATEN-2026', includetext: true });
+  const richBrowser = await chromiumLatencyOf(
+    chromiumRichHtml(photo, barcodeSvg),
+    'headline-text',
+    iterations,
+    warmups,
+  );
   const ratio = (ours: Stat, theirs: Stat) => Number((theirs.median / ours.median).toFixed(2));
   const speedup = {
     jpeg: ratio(latency.jpeg, browser.jpeg),
@@ -182,6 +209,9 @@ async function main(): Promise<void> {
     jpegNewPhoto: ratio(latency.jpegNewPhoto, browser.jpeg),
     pngNewPhoto: ratio(latency.pngNewPhoto, browser.png),
     pdfNewPhoto: ratio(latency.pdfNewPhoto, browser.pdf),
+    richJpeg: ratio(richPlaten.jpeg, richBrowser.jpeg),
+    richPng: ratio(richPlaten.png, richBrowser.png),
+    richPdf: ratio(richPlaten.pdf, richBrowser.pdf),
   };
   const results = {
     date: new Date().toISOString(),
@@ -199,6 +229,12 @@ async function main(): Promise<void> {
       caches,
     },
     chromium: browser,
+    rich: {
+      design:
+        'richPost: cropped filtered photo, gradient card with shadow, rotated badge group with shadow, rich-text gradient headline, Code 128 barcode',
+      platen: richPlaten,
+      chromium: richBrowser,
+    },
     speedup,
   };
   const rows: [string, string, string, string][] = [
@@ -215,6 +251,12 @@ async function main(): Promise<void> {
     ['PDF page, new photo each time', ...fmt(latency.pdfNewPhoto)],
     ['chromium PDF (page.pdf)', ...fmt(browser.pdf)],
     ['PDF 5 pages', ...fmt(latency.pdf5)],
+    ['v2 design JPEG, headline changes', ...fmt(richPlaten.jpeg)],
+    ['chromium v2 design JPEG', ...fmt(richBrowser.jpeg)],
+    ['v2 design PNG, headline changes', ...fmt(richPlaten.png)],
+    ['chromium v2 design PNG', ...fmt(richBrowser.png)],
+    ['v2 design PDF, headline changes', ...fmt(richPlaten.pdf)],
+    ['chromium v2 design PDF', ...fmt(richBrowser.pdf)],
     ...Object.entries(stages).map(([k, v]): [string, string, string, string] => [
       `  in process: ${k}`,
       ...fmt(v),
@@ -229,6 +271,9 @@ async function main(): Promise<void> {
   console.log(
     `speed-up over Chromium: JPEG ${speedup.jpeg}x (new photo ${speedup.jpegNewPhoto}x), PNG ${speedup.png}x (${speedup.pngNewPhoto}x), PDF ${speedup.pdf}x (${speedup.pdfNewPhoto}x)`,
   );
+  console.log(
+    `v2 design speed-up over Chromium: JPEG ${speedup.richJpeg}x, PNG ${speedup.richPng}x, PDF ${speedup.richPdf}x`,
+  );
   console.log('render process caches (summed over processes):');
   console.table(
     caches.map((c) => ({
@@ -241,9 +286,18 @@ async function main(): Promise<void> {
       evictions: c.evictions,
     })),
   );
+  // The peers as self-hosters run them, over HTTP from their own processes, against Platen's
+  // service, interleaved round by round (head-to-head.ts): the figures the targets are set in.
+  const versus = await headToHead({ quick, log: (line) => console.error(line) });
+  console.log(`head to head over HTTP, ${versus.rounds} rounds interleaved, medians:`);
+  console.log(formatHeadToHead(versus));
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/render.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    new URL('./results/render.json', import.meta.url),
+    `${JSON.stringify({ ...results, headToHead: versus }, null, 2)}\n`,
+  );
   console.log('wrote bench/results/render.json');
+  await videoBench({ quick });
 }
 
 function fmt(s: Stat): [string, string, string] {

@@ -48,6 +48,16 @@ const env = [
     'poppler',
     existsSync('/usr/bin/pdftotext') ? 'yes' : 'no: PDF checks are skipped (apt-get install poppler-utils)',
   ],
+  [
+    'barcodes',
+    [
+      existsSync('/usr/bin/zbarimg') ? 'zbarimg' : 'no zbarimg (apt-get install zbar-tools)',
+      existsSync('/usr/bin/dmtxread') ? 'dmtxread' : 'no dmtxread (apt-get install dmtx-utils)',
+      spawnSync('/usr/bin/python3', ['-c', 'import zxingcpp'], { stdio: 'ignore' }).status === 0
+        ? 'zxing-cpp'
+        : 'no zxing-cpp (apt-get install python3-zxing-cpp)',
+    ].join(', ') + ': decoding checks without their decoder are skipped',
+  ],
 ];
 console.log('Environment for this test run:');
 for (const [name, state] of env) console.log(`  ${name.padEnd(11)} ${state}`);

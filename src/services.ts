@@ -98,15 +98,17 @@ export async function createServices(
     dataDir: config.dataDir,
     ...database,
   });
-  const files: FileStore = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
+  const files: FileStore = await createFileStore({ dataDir: config.dataDir, s3: config.s3 });
   const pool = new RenderPool({
     workers: config.PLATEN_RENDER_WORKERS ?? availableParallelism(),
     maxQueue: config.PLATEN_RENDER_QUEUE,
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
     recycleRssMb: config.PLATEN_RENDER_RECYCLE_RSS_MB,
     maxRssMb: config.PLATEN_RENDER_MAX_RSS_MB,
+    videoTimeoutMs: config.PLATEN_VIDEO_TIMEOUT_MS,
+    videoConcurrency: config.PLATEN_VIDEO_CONCURRENCY,
   });
-  const limiter = createRateLimiter({
+  const limiter = await createRateLimiter({
     perMinute: config.PLATEN_RENDER_RATE_LIMIT,
     redisUrl: config.PLATEN_REDIS_URL,
     warn: (message, err) => logger.warn({ err }, message),
@@ -163,6 +165,7 @@ export async function createServices(
     instanceId,
     allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
     timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
+    videoTimeoutMs: config.PLATEN_VIDEO_TIMEOUT_MS,
     observe: (render) => metrics.observeRender(render),
   });
   const renderHistory = new RenderHistory(store);

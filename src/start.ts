@@ -15,7 +15,7 @@ import { bootstrapIfEmpty } from './bootstrap.ts';
 import type { Config } from './core/config.ts';
 import { startPeriodic } from './core/periodic.ts';
 import type { RegisteredRoute } from './http/auth-hook.ts';
-import { startTracing } from './observability/index.ts';
+import { startTracing, type Tracing } from './observability/index.ts';
 import { createServices, type Services } from './services.ts';
 import type { OpenDatabaseOptions } from './store/index.ts';
 
@@ -54,13 +54,13 @@ export async function startPlaten(
   const print = options.print ?? ((text: string) => void process.stdout.write(`${text}\n`));
   // A render worker (PLATEN_ROLE=worker) serves only health and metrics, and runs background renders.
   const serving = config.PLATEN_ROLE !== 'worker';
-  let tracing: ReturnType<typeof startTracing> = null;
+  let tracing: Tracing | null = null;
   let app: FastifyInstance | undefined;
   const upkeep: Array<() => Promise<void>> = [];
   try {
     if (config.PLATEN_BOOTSTRAP) await bootstrapIfEmpty(services, print);
 
-    tracing = startTracing({ instanceId: services.instanceId, env: options.env });
+    tracing = await startTracing({ instanceId: services.instanceId, env: options.env });
     if (tracing) logger.info('OpenTelemetry traces are exported over OTLP/HTTP');
     const built = await buildApp(services, logger, { tracer: tracing?.requests, workerOnly: !serving });
     app = built.app;

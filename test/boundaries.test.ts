@@ -46,6 +46,8 @@ const allowed: Record<string, readonly string[]> = {
   oauth: ['core', 'store', 'auth', 'http', 'people'],
   mcp: [
     'core',
+    // The tools describe the design document to agents with its own JSON Schema.
+    'design',
     'auth',
     'http',
     'templates',

@@ -93,7 +93,7 @@ describe('the MCP server through the SDK client', () => {
     );
     const render = tools.find((t) => t.name === 'render_template');
     const props = render?.inputSchema.properties as Record<string, Record<string, unknown>>;
-    expect(props.format?.enum).toEqual(['png', 'jpeg', 'pdf']);
+    expect(props.format?.enum).toEqual(['png', 'jpeg', 'pdf', 'mp4', 'webm', 'gif']);
     expect(props.scale).toMatchObject({ minimum: 1, maximum: 4 });
     expect(render?.inputSchema.required).toEqual(['templateId']);
   });
@@ -187,7 +187,7 @@ describe('the MCP server through the SDK client', () => {
   it("answers bad arguments and unknown ids with the API's codes as tool errors", async () => {
     const bad = (await client.callTool({
       name: 'render_template',
-      arguments: { templateId, format: 'gif' },
+      arguments: { templateId, format: 'bmp' },
     })) as ToolResult;
     expect([bad.isError, textOf(bad).error.code]).toEqual([true, 'VALIDATION_FAILED']);
     expect(textOf(bad).error.details[0].path).toBe('format');

@@ -40,7 +40,7 @@ describe('OpenAPI and a generated client', () => {
     const ids = operations.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const op of operations) {
-      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z0-9]+$/);
       expect(op.summary).toEqual(expect.any(String));
       expect((op.tags as string[]).every((tag) => tags.has(tag))).toBe(true);
       const security = op.security as Record<string, string[]>[];
@@ -91,7 +91,7 @@ describe('OpenAPI and a generated client', () => {
     if (!result || 'pages' in result || 'status' in result)
       throw new Error(`render failed: ${JSON.stringify(rendered.error)}`);
     expectTypeOf(result.credits.charged).toEqualTypeOf<number>();
-    expectTypeOf(result.format).toEqualTypeOf<'png' | 'jpeg' | 'pdf'>();
+    expectTypeOf(result.format).toEqualTypeOf<'png' | 'jpeg' | 'pdf' | 'mp4' | 'webm' | 'gif'>();
     expect(result.credits.charged).toBe(1);
     expect(result.credits.balanceAfter).toBe(9);
     expect(result).toMatchObject({ templateId: template.id, format: 'png', width: 320, height: 200 });

@@ -228,7 +228,7 @@ for (const backend of backends) {
       });
 
       it.each([
-        ['unknown format', { format: 'gif' }],
+        ['unknown format', { format: 'bmp' }],
         ['modification value not a string', { modifications: { name: 5 } }],
         [
           'too many modifications',

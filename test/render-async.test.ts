@@ -199,7 +199,9 @@ describe('background renders across a crash (real processes, embedded database)'
         headers: bearer(ADMIN_TOKEN),
       });
       expect(ledger.json.items.map((entry: { delta: number }) => entry.delta)).toEqual([3, -1]);
-      expect(requested).toBe(2); // run twice (at least once), recorded and charged once
+      // Run again after the restart (the image asked for at least twice; on a loaded machine a slow
+      // attempt may be retried once more), yet recorded and charged once (the ledger above).
+      expect(requested).toBeGreaterThanOrEqual(2);
     } finally {
       await service.stop('SIGKILL');
       await origin.close();

@@ -125,6 +125,22 @@ describe('a crash in the middle of a burst (SQLite)', () => {
     service = await start({ PLATEN_DATA_DIR: dataDir, PORT: new URL(service.base).port });
     const store = await openStore({ dataDir });
     try {
+      // The restarted service refunds the renders it finds pending once it listens (its upkeep
+      // starts after the port opens): wait for that, then read ledger and balance at rest.
+      await expect
+        .poll(
+          async () =>
+            (
+              await store.handle.db
+                .selectFrom('renders')
+                .select('id')
+                .where('workspace_id', '=', workspaceId)
+                .where('status', '=', 'pending')
+                .execute()
+            ).length,
+          { timeout: 15_000 },
+        )
+        .toBe(0);
       const { balance, done } = await assertConsistent(store, workspaceId, async (k) =>
         existsSync(join(dataDir, 'files', k)),
       );

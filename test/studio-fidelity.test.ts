@@ -1,7 +1,10 @@
 /**
  * Fidelity of the studio canvas against the server's renderer: for each fixture document (text
  * with fallback fonts, rotation, a data: PNG image, a remote image, inline SVG, a QR code, a font
- * family the workspace uploaded in two weights) the template is opened in
+ * family the workspace uploaded in two weights, and each version 2 feature: rich text spans,
+ * gradients on a fill, on text and on the page background, a shadow, a blur, flips, a cropped,
+ * filtered, bordered image with rounded corners, a rotated nested group with a clip, barcodes)
+ * the template is opened in
  * the embedded studio at 100% zoom with devicePixelRatio 1, the canvas pixels are read, the server
  * renders the same template to PNG, and pixelmatch (threshold 0.1) must find under 0.5% of the
  * pixels differing. The ratios are printed.
@@ -67,6 +70,15 @@ function page(elements: object[]) {
     schemaVersion: 1,
     activePageId: 'p1',
     pages: [{ id: 'p1', name: 'Fixture', width: W, height: H, background: '#ffffff', elements }],
+  };
+}
+
+/** A version 2 document (spans, gradients, effects, groups, barcodes). */
+function page2(elements: object[], background: unknown = '#ffffff') {
+  return {
+    schemaVersion: 2,
+    activePageId: 'p1',
+    pages: [{ id: 'p1', name: 'Fixture', width: W, height: H, background, elements }],
   };
 }
 
@@ -199,6 +211,279 @@ const FIXTURES: Record<string, (context: FixtureContext) => object> = {
         background: '#ffffff',
       },
     ]),
+  'rich text spans (bold, italic, colour, size, underline, link) that wrap': () =>
+    page2([
+      {
+        id: 't1',
+        type: 'text',
+        x: 20,
+        y: 20,
+        width: 360,
+        height: 260,
+        fontFamily: 'Inter',
+        fontSize: 28,
+        color: '#1d1d35',
+        spans: [
+          { text: 'Save ' },
+          { text: '20%', fontWeight: 700, color: '#e11d48', fontSize: 44 },
+          { text: ' on ' },
+          { text: 'everything', fontStyle: 'italic', underline: true },
+          { text: ' this week, see ' },
+          { text: 'our shop', color: '#2563eb', link: 'https://example.com/shop', underline: true },
+          { text: ' for details.' },
+        ],
+      },
+    ]),
+  'gradients: a linear fill, a radial fill, gradient text and a gradient page background': () =>
+    page2(
+      [
+        {
+          id: 'r1',
+          type: 'rect',
+          x: 20,
+          y: 20,
+          width: 170,
+          height: 120,
+          cornerRadius: 16,
+          fill: {
+            type: 'linear',
+            angle: 135,
+            stops: [
+              { offset: 0, color: '#f97316' },
+              { offset: 0.5, color: '#ec4899' },
+              { offset: 1, color: '#6366f1' },
+            ],
+          },
+        },
+        {
+          id: 'e1',
+          type: 'ellipse',
+          x: 210,
+          y: 20,
+          width: 170,
+          height: 120,
+          fill: {
+            type: 'radial',
+            stops: [
+              { offset: 0, color: '#fde047' },
+              { offset: 1, color: '#15803d' },
+            ],
+          },
+        },
+        {
+          id: 't1',
+          type: 'text',
+          x: 20,
+          y: 160,
+          width: 360,
+          height: 120,
+          text: 'Gradient text',
+          fontFamily: 'Inter',
+          fontSize: 54,
+          fontWeight: 700,
+          color: {
+            type: 'linear',
+            angle: 90,
+            stops: [
+              { offset: 0, color: '#0ea5e9' },
+              { offset: 1, color: '#a21caf' },
+            ],
+          },
+        },
+      ],
+      {
+        type: 'linear',
+        angle: 180,
+        stops: [
+          { offset: 0, color: '#fff7ed' },
+          { offset: 1, color: '#dbeafe' },
+        ],
+      },
+    ),
+  'a shadow and a blur': () =>
+    page2([
+      {
+        id: 'r1',
+        type: 'rect',
+        x: 40,
+        y: 40,
+        width: 150,
+        height: 150,
+        fill: '#4f7cff',
+        cornerRadius: 12,
+        rotation: 10,
+        shadow: { color: '#00000080', blur: 14, offsetX: 10, offsetY: 12 },
+      },
+      {
+        id: 'e1',
+        type: 'ellipse',
+        x: 230,
+        y: 60,
+        width: 130,
+        height: 130,
+        fill: '#e0b872',
+        blur: 6,
+      },
+      {
+        id: 't1',
+        type: 'text',
+        x: 30,
+        y: 220,
+        width: 340,
+        height: 60,
+        text: 'Soft shadow',
+        fontFamily: 'Inter',
+        fontSize: 36,
+        fontWeight: 700,
+        color: '#1d1d35',
+        shadow: { color: '#0f766e99', blur: 4, offsetX: 3, offsetY: 3 },
+      },
+    ]),
+  'flips on text, an image and a shape': () =>
+    page2([
+      {
+        id: 't1',
+        type: 'text',
+        x: 20,
+        y: 20,
+        width: 360,
+        height: 60,
+        text: 'Mirrored',
+        fontFamily: 'Inter',
+        fontSize: 40,
+        color: '#1d1d35',
+        flipX: true,
+      },
+      {
+        id: 'i1',
+        type: 'image',
+        x: 20,
+        y: 100,
+        width: 200,
+        height: 150,
+        src: dataUri(gradientPng()),
+        fit: 'cover',
+        flipY: true,
+      },
+      {
+        id: 'r1',
+        type: 'rect',
+        x: 250,
+        y: 110,
+        width: 120,
+        height: 140,
+        rotation: 20,
+        flipX: true,
+        flipY: true,
+        fill: {
+          type: 'linear',
+          angle: 90,
+          stops: [
+            { offset: 0, color: '#111827' },
+            { offset: 1, color: '#f59e0b' },
+          ],
+        },
+      },
+    ]),
+  'a cropped, filtered image with rounded corners and a border': () =>
+    page2([
+      {
+        id: 'i1',
+        type: 'image',
+        x: 40,
+        y: 30,
+        width: 320,
+        height: 240,
+        src: dataUri(gradientPng()),
+        fit: 'cover',
+        cornerRadius: 28,
+        crop: { x: 0.2, y: 0.1, width: 0.6, height: 0.7 },
+        filters: { brightness: 1.15, contrast: 1.2, saturation: 0.6, sepia: 0.3 },
+        stroke: '#1d1d35',
+        strokeWidth: 8,
+      },
+    ]),
+  'a rotated group with a clip, holding a nested group': () =>
+    page2([
+      {
+        id: 'g1',
+        type: 'group',
+        x: 60,
+        y: 40,
+        width: 280,
+        height: 220,
+        rotation: 12,
+        clip: true,
+        opacity: 0.9,
+        elements: [
+          { id: 'bg', type: 'rect', x: 0, y: 0, width: 280, height: 220, fill: '#f4efe6' },
+          { id: 'big', type: 'ellipse', x: 180, y: -60, width: 200, height: 200, fill: '#4f7cff' },
+          {
+            id: 'g2',
+            type: 'group',
+            x: 20,
+            y: 110,
+            width: 200,
+            height: 90,
+            rotation: -20,
+            elements: [
+              {
+                id: 'pill',
+                type: 'rect',
+                x: 0,
+                y: 0,
+                width: 200,
+                height: 90,
+                cornerRadius: 45,
+                fill: '#1d1d35',
+              },
+              {
+                id: 'label',
+                type: 'text',
+                x: 0,
+                y: 22,
+                width: 200,
+                height: 50,
+                text: 'Nested',
+                fontFamily: 'Inter',
+                fontSize: 36,
+                fontWeight: 700,
+                color: '#ffffff',
+                align: 'center',
+              },
+            ],
+          },
+        ],
+      },
+    ]),
+  'barcodes: Code 128 with text and an EAN-13': () =>
+    page2([
+      {
+        id: 'b1',
+        type: 'barcode',
+        x: 20,
+        y: 20,
+        width: 360,
+        height: 120,
+        format: 'code128',
+        value: 'PLATEN-0001',
+        color: '#1d1d35',
+        background: '#ffffff',
+        showText: true,
+      },
+      {
+        id: 'b2',
+        type: 'barcode',
+        x: 60,
+        y: 160,
+        width: 280,
+        height: 120,
+        format: 'ean13',
+        value: '4006381333931',
+        color: '#000000',
+        background: '#fefce8',
+      },
+    ]),
 };
 
 describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium, pixelmatch)', () => {
@@ -306,12 +591,14 @@ describe.skipIf(chromiumMissing !== null)('studio canvas vs server PNG (Chromium
       ratios[name] = ratio;
       console.info(`[fidelity] ${name}: ${(ratio * 100).toFixed(3)}% of pixels differ (${differing})`);
       if (process.env.PLATEN_FIDELITY_DIFFS === '1') {
+        // Beside the golden harness's sheets, inside the repository (test/.tmp is ignored).
         const { writeFileSync, mkdirSync } = await import('node:fs');
-        mkdirSync('/tmp/fidelity', { recursive: true });
+        const out = join(dirname(new URL(import.meta.url).pathname), '.tmp', 'fidelity');
+        mkdirSync(out, { recursive: true });
         const slug = name.replace(/\W+/g, '-');
-        writeFileSync(`/tmp/fidelity/${slug}-studio.png`, PNG.sync.write(studio));
-        writeFileSync(`/tmp/fidelity/${slug}-server.png`, PNG.sync.write(rendered));
-        writeFileSync(`/tmp/fidelity/${slug}-diff.png`, PNG.sync.write(diff));
+        writeFileSync(join(out, `${slug}-studio.png`), PNG.sync.write(studio));
+        writeFileSync(join(out, `${slug}-server.png`), PNG.sync.write(rendered));
+        writeFileSync(join(out, `${slug}-diff.png`), PNG.sync.write(diff));
       }
       expect(ratio).toBeLessThan(MAX_RATIO);
     }, 60_000);

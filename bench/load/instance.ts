@@ -4,7 +4,7 @@
  * its open file descriptors.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { ensureBuilt } from '../../test/global-setup.ts';
 import { childrenMb, statusMb } from '../proc.ts';
 
@@ -53,17 +53,34 @@ export interface ProcessSample {
   serviceMb: number;
   renderProcessesMb: number;
   renderProcesses: number;
-  fds: number;
+  /** Descriptors on files and pipes: a leak here is a bug whatever the load. */
+  fileFds: number;
+  /** Sockets: they follow the open connections at the moment of the sample. */
+  socketFds: number;
 }
 
 /** Current RSS of the service and the sum over its children (render processes), and its fds. */
 export function sample(pid: number, at: number): ProcessSample {
   const children = childrenMb(pid, 'VmRSS');
+  const fds = descriptorTargets(pid);
+  const socketFds = fds.filter((target) => target.startsWith('socket:')).length;
   return {
     at,
     serviceMb: statusMb(pid, 'VmRSS'),
     renderProcessesMb: children.reduce((a, b) => a + b, 0),
     renderProcesses: children.length,
-    fds: readdirSync(`/proc/${pid}/fd`).length,
+    fileFds: fds.length - socketFds,
+    socketFds,
   };
+}
+
+function descriptorTargets(pid: number): string[] {
+  const dir = `/proc/${pid}/fd`;
+  return readdirSync(dir).flatMap((fd) => {
+    try {
+      return [readlinkSync(`${dir}/${fd}`)];
+    } catch {
+      return []; // closed between the listing and the read
+    }
+  });
 }

@@ -9,25 +9,35 @@ import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
+import { ASSET_KINDS } from '../store/assets.ts';
 import type { AssetService } from './service.ts';
 
 export const assetsTag: OpenApiTag = {
   name: 'assets',
   description:
-    'Images (PNG, JPEG, WebP, GIF, SVG) and fonts (TTF, OTF, WOFF, WOFF2), classified by their bytes. ' +
-    'Use an image in a design as `asset:<id>`, a font by its family name; `url` is a capability URL.',
+    'Images (PNG, JPEG, WebP, GIF, SVG), fonts (TTF, OTF, WOFF, WOFF2), videos (MP4, WebM) and audio ' +
+    '(MP3, M4A, WAV), classified by their bytes; videos and audio are probed and bounded in size, ' +
+    'picture size and length. Use an image as `asset:<id>`, a font by its family name, a video as a ' +
+    "`video` element's `src`, an audio file as the document's `audio.src`; `url` is a capability URL.",
 };
 const tag = assetsTag;
 
 export const assetSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(['image', 'font']),
+    kind: z.enum(ASSET_KINDS),
     mimeType: z.string(),
     byteSize: z.number().int(),
-    width: z.number().int().optional(),
+    width: z
+      .number()
+      .int()
+      .optional()
+      .describe("An image's size, or a video's picture as it is shown (pixels)"),
     height: z.number().int().optional(),
     fontFamily: z.string().optional(),
+    durationMs: z.number().int().optional().describe('Videos and audio: the length, in milliseconds'),
+    hasVideo: z.boolean().optional().describe('Videos and audio: the file has a picture'),
+    hasAudio: z.boolean().optional().describe('Videos and audio: the file has sound'),
     url: z.string(),
     createdAt: z.string(),
   })
@@ -35,10 +45,11 @@ export const assetSchema = z
 
 const idParams = z.object({ id: z.string().max(200) });
 export const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
-const listQuery = z
+export const assetListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
     cursor: z.string().max(500).optional(),
+    kind: z.enum(ASSET_KINDS).optional().describe('Only assets of this kind'),
   })
   .strict();
 
@@ -89,7 +100,10 @@ export async function acceptUploads(scope: FastifyInstance, maxBytes: number): P
   );
 }
 
-export function assetRoutes(service: AssetService, maxBytes: number) {
+export function assetRoutes(service: AssetService) {
+  // Videos may be larger than images: the body limit is the largest kind's; the service holds
+  // each kind to its own after sniffing.
+  const maxBytes = service.uploadLimitBytes;
   return async function register(root: FastifyInstance): Promise<void> {
     await acceptUploads(root, maxBytes);
     const app = root.withTypeProvider<ZodTypeProvider>();
@@ -104,7 +118,7 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
           description:
             'Newest first, paged with `limit` (at most 100) and the `nextCursor` of the last page.',
           tag,
-          querystring: listQuery,
+          querystring: assetListQuery,
           response: { 200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }) },
           errors: [400, 403],
         }),
@@ -119,10 +133,11 @@ export function assetRoutes(service: AssetService, maxBytes: number) {
         config: { auth: 'apiKey', scope: 'asset:write' },
         schema: operation({
           id: 'uploadAsset',
-          summary: 'Upload an image or font',
+          summary: 'Upload an image, font, video or audio file',
           description:
             'The raw file as the body (any `Content-Type`: the bytes decide), or `multipart/form-data` ' +
-            'with one file part. `?family=` names a font (needed for WOFF2).',
+            'with one file part. `?family=` names a font (needed for WOFF2). A video or audio file ' +
+            'is probed first and refused with 400 when its picture, length or headers break a limit.',
           tag,
           querystring: uploadQuery,
           rawBody: {

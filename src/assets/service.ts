@@ -13,22 +13,28 @@ import {
 } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
+import type { MediaInfo } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
-import type { AssetRow } from '../store/assets.ts';
+import type { AssetKind, AssetRow } from '../store/assets.ts';
 import type { Store } from '../store/index.ts';
 import { decodeCursor } from '../store/paging.ts';
 import { DesignInputs, type FontFaceInfo, type SourceImage } from './design-inputs.ts';
 import { fontFamilyName } from './font-name.ts';
+import { DEFAULT_MEDIA_LIMITS, inspectMedia, type MediaLimits } from './media.ts';
 import { sniff } from './sniff.ts';
 
 export interface AssetResponse {
   id: string;
-  kind: 'image' | 'font';
+  kind: AssetKind;
   mimeType: string;
   byteSize: number;
   width?: number;
   height?: number;
   fontFamily?: string;
+  /** Video and audio assets: what the upload's probe found. */
+  durationMs?: number;
+  hasVideo?: boolean;
+  hasAudio?: boolean;
   url: string;
   createdAt: string;
 }
@@ -46,6 +52,9 @@ function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
     ...(asset.width !== null ? { width: asset.width } : {}),
     ...(asset.height !== null ? { height: asset.height } : {}),
     ...(asset.fontFamily ? { fontFamily: asset.fontFamily } : {}),
+    ...(asset.durationMs !== null ? { durationMs: asset.durationMs } : {}),
+    ...(asset.hasVideo !== null ? { hasVideo: asset.hasVideo } : {}),
+    ...(asset.hasAudio !== null ? { hasAudio: asset.hasAudio } : {}),
     url: fileUrl(baseUrl, asset.fileKey),
     createdAt: asset.createdAt,
   };
@@ -68,14 +77,44 @@ export interface UploadInput {
   fontFamily?: string;
 }
 
+export interface AssetLimits {
+  /** PLATEN_MAX_ASSET_BYTES: one image or font. */
+  maxBytes: number;
+  baseUrl: string;
+  allowPrivateUrls?: boolean;
+  /** Video and audio uploads (media.ts); each limit defaults to DEFAULT_MEDIA_LIMITS. */
+  media?: Partial<MediaLimits>;
+  /** The ffprobe program (default PLATEN_FFPROBE, else @ffprobe-installer/ffprobe). */
+  ffprobe?: string;
+}
+
+/** An upload as it will be stored. */
+interface ClassifiedFile {
+  kind: AssetKind;
+  mimeType: string;
+  extension: string;
+  size: { width: number; height: number } | null;
+  fontFamily: string | null;
+  media: MediaInfo | null;
+}
+
+/** A limit as people read it: 20 MB, 9.8 KB, 500 bytes. */
+function readableBytes(bytes: number): string {
+  const tenths = (n: number) => Math.round(n * 10) / 10;
+  if (bytes >= 2 ** 20) return `${tenths(bytes / 2 ** 20)} MB`;
+  return bytes >= 1024 ? `${tenths(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
 export class AssetService {
   private readonly inputs: DesignInputs;
+  private readonly media: MediaLimits;
 
   constructor(
     private readonly store: Store,
     private readonly files: FileStore,
-    private readonly limits: { maxBytes: number; baseUrl: string; allowPrivateUrls?: boolean },
+    private readonly limits: AssetLimits,
   ) {
+    this.media = { ...DEFAULT_MEDIA_LIMITS, ...limits.media };
     this.inputs = new DesignInputs({
       store,
       files,
@@ -94,40 +133,29 @@ export class AssetService {
     return this.inputs.image(principal, src);
   }
 
+  /** The largest upload any kind may be: the body limit of the upload routes. */
+  get uploadLimitBytes(): number {
+    return Math.max(this.limits.maxBytes, this.media.maxBytes);
+  }
+
   async upload(principal: Principal, input: UploadInput): Promise<AssetResponse> {
-    if (input.bytes.length === 0) {
-      throw new AppError('VALIDATION_FAILED', 'The upload is empty.', [
-        { path: 'body', message: 'Empty file' },
-      ]);
-    }
-    if (input.bytes.length > this.limits.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE');
-    const sniffed = await sniff(input.bytes);
-    if (!sniffed) {
-      throw new AppError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        'Assets must be PNG, JPEG, WebP, GIF, SVG, TTF, OTF, WOFF or WOFF2.',
-      );
-    }
-    const size = sniffed.kind === 'image' ? await imageSize(input.bytes) : null;
-    const fontFamily =
-      sniffed.kind === 'font' ? (input.fontFamily ?? fontFamilyName(input.bytes, sniffed.mimeType)) : null;
-    if (sniffed.kind === 'font' && !fontFamily) {
-      throw new AppError('VALIDATION_FAILED', 'The font family could not be read; pass ?family=Name.', [
-        { path: 'family', message: 'Required for this font' },
-      ]);
-    }
+    // Every check runs before anything is stored.
+    const file = await this.classify(input);
     const id = newId('asset');
-    const fileKey = `assets/${principal.workspaceId}/${randomToken(18)}/${id}.${sniffed.extension}`;
-    await this.files.put(fileKey, input.bytes, sniffed.mimeType);
+    const fileKey = `assets/${principal.workspaceId}/${randomToken(18)}/${id}.${file.extension}`;
+    await this.files.put(fileKey, input.bytes, file.mimeType);
     const row = await this.store.assets.create({
       id,
       workspaceId: principal.workspaceId,
-      kind: sniffed.kind,
-      mimeType: sniffed.mimeType,
+      kind: file.kind,
+      mimeType: file.mimeType,
       byteSize: input.bytes.length,
-      width: size?.width ?? null,
-      height: size?.height ?? null,
-      fontFamily,
+      width: file.size?.width ?? null,
+      height: file.size?.height ?? null,
+      fontFamily: file.fontFamily,
+      durationMs: file.media?.durationMs ?? null,
+      hasVideo: file.media?.hasVideo ?? null,
+      hasAudio: file.media?.hasAudio ?? null,
       fileKey,
       createdAt: new Date().toISOString(),
       // Uploaded through a multi-tenant embed: the end-user's; otherwise the workspace's.
@@ -136,9 +164,56 @@ export class AssetService {
     return toAssetResponse(this.limits.baseUrl, row);
   }
 
+  /** What the upload is, by its bytes, within its kind's limits; refuses it otherwise. */
+  private async classify(input: UploadInput): Promise<ClassifiedFile> {
+    const { bytes } = input;
+    if (bytes.length === 0) {
+      throw new AppError('VALIDATION_FAILED', 'The upload is empty.', [
+        { path: 'body', message: 'Empty file' },
+      ]);
+    }
+    if (bytes.length > this.uploadLimitBytes) throw this.tooLarge('An asset', this.uploadLimitBytes);
+    const sniffed = await sniff(bytes);
+    if (!sniffed) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Assets must be PNG, JPEG, WebP, GIF, SVG, TTF, OTF, WOFF, WOFF2, MP4, WebM, MP3, M4A or WAV.',
+      );
+    }
+    if (sniffed.kind === 'media') {
+      if (bytes.length > this.media.maxBytes)
+        throw this.tooLarge('A video or audio file', this.media.maxBytes);
+      const inspected = await inspectMedia(bytes, sniffed.container, this.media, {
+        ...(this.limits.ffprobe ? { program: this.limits.ffprobe } : {}),
+      });
+      const { width, height } = inspected.media;
+      return {
+        ...inspected,
+        size: width !== undefined && height !== undefined ? { width, height } : null,
+        fontFamily: null,
+      };
+    }
+    if (bytes.length > this.limits.maxBytes) throw this.tooLarge('An image or font', this.limits.maxBytes);
+    if (sniffed.kind === 'image')
+      return { ...sniffed, size: await imageSize(bytes), fontFamily: null, media: null };
+    const fontFamily = input.fontFamily ?? fontFamilyName(bytes, sniffed.mimeType);
+    if (!fontFamily) {
+      throw new AppError('VALIDATION_FAILED', 'The font family could not be read; pass ?family=Name.', [
+        { path: 'family', message: 'Required for this font' },
+      ]);
+    }
+    return { ...sniffed, size: null, fontFamily, media: null };
+  }
+
+  private tooLarge(what: string, limit: number): AppError {
+    return new AppError('PAYLOAD_TOO_LARGE', `${what} may be at most ${readableBytes(limit)}.`, [
+      { path: 'body', message: `The limit is ${limit} bytes (${readableBytes(limit)})` },
+    ]);
+  }
+
   async list(
     principal: Principal,
-    query: { limit: number; cursor?: string },
+    query: { limit: number; cursor?: string; kind?: AssetKind },
   ): Promise<{ items: AssetResponse[]; nextCursor: string | null }> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     if (after === null) {
@@ -151,6 +226,7 @@ export class AssetService {
       principal.workspaceId,
       { limit: query.limit, ...(after ? { after } : {}) },
       assetFilterOf(tenancy),
+      query.kind,
     );
     return {
       items: page.items.map((a) => toAssetResponse(this.limits.baseUrl, a)),

@@ -43,7 +43,7 @@ export async function backup(config: Config, dest: string): Promise<BackupManife
   let rows: Record<string, number> | undefined;
   if (config.DATABASE_URL) await backupPostgres(config.DATABASE_URL, dest);
   else rows = await backupSqlite(config.dataDir, dest);
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
+  const files = await createFileStore({ dataDir: config.dataDir, s3: config.s3 });
   try {
     const copied = await backupFiles(files, dest);
     const manifest: BackupManifest = {
@@ -73,7 +73,7 @@ export async function restore(config: Config, source: string): Promise<BackupMan
   mkdirSync(config.dataDir, { recursive: true });
   // The service must be stopped: its lock on the data directory says whether it runs (SQLite).
   const unlock = target === 'sqlite' ? lockDataDir(config.dataDir) : () => {};
-  const files = createFileStore({ dataDir: config.dataDir, s3: config.s3 });
+  const files = await createFileStore({ dataDir: config.dataDir, s3: config.s3 });
   try {
     // Checked first, files next, the database last: a restore that fails part-way leaves no
     // database naming files that are not there (files without records are swept as orphans).

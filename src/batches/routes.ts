@@ -11,7 +11,14 @@ import { AppError } from '../core/errors.ts';
 import type { FileStore } from '../files/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
-import { fileKeyOf, perCallerRateLimit } from '../renders/index.ts';
+import {
+  EXTENSIONS,
+  fileKeyOf,
+  perCallerRateLimit,
+  type RenderFormat,
+  renderFormatSchema,
+  renderOptionShape,
+} from '../renders/index.ts';
 import { MAX_CSV_BYTES } from './csv.ts';
 import { type BatchService, MAX_ROWS } from './service.ts';
 
@@ -23,24 +30,43 @@ export const batchesTag: OpenApiTag = {
     'identical rows are free; a bad row fails alone. `batch.completed` fires when no row is pending.',
 };
 const tag = batchesTag;
-const formats = z.enum(['png', 'jpeg', 'pdf']);
-const options = {
-  format: formats.default('png'),
-  scale: z.coerce.number().min(1).max(4).optional(),
-  quality: z.coerce.number().int().min(1).max(100).optional(),
-  pageId: z.string().min(1).max(64).optional(),
-};
-const allPages = z.boolean().optional().describe('Every page: one file per page (png, jpeg) or one PDF');
-const queryOptions = {
-  ...options,
-  allPages: z
+const format = renderFormatSchema
+  .default('png')
+  .describe('As for a render: png, jpeg, pdf, mp4, webm or gif');
+const pageId = z.string().min(1).max(64).optional();
+const allPages = z
+  .boolean()
+  .optional()
+  .describe('Every page: one file per page (png, jpeg), or one PDF or video of them all');
+/** `true` or `false` in a query string. */
+const queryFlag = (description: string) =>
+  z
     .enum(['true', 'false'])
     .optional()
     .transform((value) => (value === undefined ? undefined : value === 'true'))
-    .describe('Every page, as in the JSON form'),
+    .describe(description);
+/** The CSV form's options in the query: the render route's, read from strings. */
+const queryOptions = {
+  format,
+  pageId,
+  scale: z.coerce.number().pipe(renderOptionShape.scale.unwrap()).optional(),
+  quality: z.coerce.number().pipe(renderOptionShape.quality.unwrap()).optional(),
+  fps: z.coerce.number().pipe(renderOptionShape.fps.unwrap()).optional(),
+  dither: queryFlag('GIF only: dither the palette (default true)'),
+  timeMs: z.coerce.number().pipe(renderOptionShape.timeMs.unwrap()).optional(),
+  allPages: queryFlag('Every page, as in the JSON form'),
 };
 const jsonBody = z
-  .object({ ...options, allPages, rows: z.array(z.record(z.string(), z.string())).min(1).max(MAX_ROWS) })
+  .object({
+    format,
+    pageId,
+    allPages,
+    ...renderOptionShape,
+    // Taken as strings too ("2") since the first batches: kept so.
+    scale: queryOptions.scale,
+    quality: queryOptions.quality,
+    rows: z.array(z.record(z.string(), z.string())).min(1).max(MAX_ROWS),
+  })
   .strict()
   .meta({
     'x-examples': {
@@ -111,7 +137,6 @@ const batchSchema = z
   });
 const templateParams = z.object({ id: z.string().max(200) });
 const idParams = z.object({ id: z.string().max(200) });
-const EXTENSION: Record<string, string> = { png: 'png', jpeg: 'jpg', pdf: 'pdf' };
 
 /**
  * The CSV route takes `text/csv` only: a body of any other type (JSON included, well-formed or not)
@@ -245,14 +270,14 @@ export function batchRoutes(service: BatchService, files: FileStore, limiter: Ra
         const batch = await service.get(requirePrincipal(request.principal), request.params.id);
         const zip = new yazl.ZipFile();
         zip.addBuffer(Buffer.from(`${JSON.stringify(batch, null, 2)}\n`), 'manifest.json');
-        const extension = EXTENSION[batch.format] ?? 'bin';
+        const extension = EXTENSIONS[batch.format as RenderFormat] ?? 'bin';
         for (const row of batch.rows) {
           const urls = row.urls ?? [row.url ?? null];
           for (const [page, url] of urls.entries()) {
             const key = url ? fileKeyOf({ url } as Parameters<typeof fileKeyOf>[0]) : null;
             const file = key ? await files.getStream(key) : null;
             const name = row.urls ? `row-${row.row}-page-${page + 1}` : `row-${row.row}`;
-            // Stored files are compressed already (PNG, JPEG, PDF): stored as they are.
+            // Stored files are compressed already (PNG, JPEG, PDF, video): stored as they are.
             if (file) zip.addReadStream(file.stream, `${name}.${extension}`, { compress: false });
           }
         }

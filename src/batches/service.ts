@@ -16,6 +16,7 @@ import { fromZodIssues, referencedVariables } from '../design/index.ts';
 import {
   atBase,
   type BackgroundRenders,
+  type RenderFormat,
   type RenderRequest,
   type RenderResult,
   type RenderService,
@@ -43,13 +44,19 @@ function laneOf(identity: string): number {
 }
 
 export interface BatchInput {
-  format: 'png' | 'jpeg' | 'pdf';
+  format: RenderFormat;
   rows: Array<Record<string, string>>;
   scale?: number;
   quality?: number;
+  fps?: number;
+  dither?: boolean;
+  timeMs?: number;
   pageId?: string;
   allPages?: boolean;
 }
+
+/** The render options a batch gives every row, as the render route takes them. */
+const OPTIONS = ['scale', 'quality', 'fps', 'dither', 'timeMs', 'pageId', 'allPages'] as const;
 
 export interface BatchView {
   id: string;
@@ -89,15 +96,11 @@ export class BatchService {
     if (input.rows.length === 0 || input.rows.length > MAX_ROWS)
       throw validationFailed([{ path: 'rows', message: `between 1 and ${MAX_ROWS} rows` }]);
     const { renders, store } = this.deps;
+    const options = Object.fromEntries(
+      OPTIONS.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]),
+    );
     const requests = input.rows.map((modifications) =>
-      renderRequestSchema.safeParse({
-        format: input.format,
-        modifications,
-        ...(input.scale !== undefined ? { scale: input.scale } : {}),
-        ...(input.quality !== undefined ? { quality: input.quality } : {}),
-        ...(input.pageId !== undefined ? { pageId: input.pageId } : {}),
-        ...(input.allPages !== undefined ? { allPages: input.allPages } : {}),
-      }),
+      renderRequestSchema.safeParse({ format: input.format, modifications, ...options }),
     );
     // The price first: each new identity once; identical earlier renders and repeated rows are free.
     // A row that cannot be planned (a bad value, an unknown page) fails alone.

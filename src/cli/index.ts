@@ -10,8 +10,8 @@ const usage = `Usage:
   platen serve                         start the service (same as npm start)
   platen worker                        start a render worker: background renders only (PLATEN_ROLE=worker)
   platen admin <resource> <action> …   operator API (see platen admin help)
-  platen render <document.json> [--var name=value] [--format png|jpeg|pdf] [--out file]
-  platen sign-url --template ID [--var name=value] [--format png|jpeg|pdf] [--expires-in S]
+  platen render <document.json> [--var name=value] [--format png|jpeg|pdf|mp4|webm|gif] [--out file]
+  platen sign-url --template ID [--var name=value] [--format png|jpeg|pdf|mp4|webm|gif] [--expires-in S]
                                        print a signed render URL ($PLATEN_URL_SECRET signs it)
   platen backup --out DIR              database and files into DIR, while the service runs
   platen restore --from DIR            a backup into an empty deployment (service stopped)

@@ -65,7 +65,7 @@ describe('platen render', () => {
 
   it('exits 2 on bad usage or an invalid document and 1 when the render fails', async () => {
     expect(await runRenderCommand([])).toBe(2);
-    expect(await runRenderCommand([join(dir, 'promo.json'), '--format', 'gif'])).toBe(2);
+    expect(await runRenderCommand([join(dir, 'promo.json'), '--format', 'bmp'])).toBe(2);
     writeFileSync(join(dir, 'bad.json'), '{"schemaVersion": 1, "pages": []}');
     expect(await runRenderCommand([join(dir, 'bad.json')])).toBe(2);
     expect(

@@ -17,19 +17,32 @@ import { option, parseArgs } from './args.ts';
 
 const usage = `Usage: platen render <document.json> [options]
   --var name=value        set a variable (repeatable)
-  --format png|jpeg|webp|pdf   output format (default png)
+  --format png|jpeg|webp|pdf|mp4|webm|gif   output format (default png); a video plays the
+                          page, or with --all-pages every page as scenes, into one file
   --out file              output file (default: the document name with the format's extension);
                           raster output of several pages adds -<pageId> before the extension
   --scale N               raster scale 1-4 (default 1)
-  --quality N             jpeg/webp quality 1-100 (default 90)
+  --quality N             quality 1-100 (default 90; video 75)
+  --time-ms N             stills of an animated page: its state N ms into the page
+                          (default: once every in-animation has ended)
+  --fps N                 video frames per second 1-60 (default 30; gif 15)
+  --no-dither             gif: no dithering of the palette
   --page id               page to render (default: the active page)
   --all-pages             render every page (pdf: one file; png/jpeg: one file per page)
   --asset id=path         bytes for images written as asset:<id> (repeatable)
   --font Family=path      a font file usable as fontFamily "Family" (repeatable)
   --allow-private-urls    let image URLs reach private and loopback addresses`;
 
-const FORMATS: readonly OutputFormat[] = ['png', 'jpeg', 'webp', 'pdf'];
-const EXTENSIONS: Record<OutputFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', pdf: 'pdf' };
+const FORMATS: readonly OutputFormat[] = ['png', 'jpeg', 'webp', 'pdf', 'mp4', 'webm', 'gif'];
+const EXTENSIONS: Record<OutputFormat, string> = {
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+  pdf: 'pdf',
+  mp4: 'mp4',
+  webm: 'webm',
+  gif: 'gif',
+};
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -37,6 +50,11 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.webp': 'image/webp',
   '.gif': 'image/gif',
   '.svg': 'image/svg+xml',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.m4a': 'audio/mp4',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
 };
 
 class UsageError extends Error {}
@@ -112,6 +130,9 @@ async function run(argv: string[]): Promise<number> {
     format,
     scale: numberOption(option(args, 'scale'), 'scale'),
     quality: numberOption(option(args, 'quality'), 'quality'),
+    timeMs: numberOption(option(args, 'time-ms'), 'time-ms'),
+    fps: numberOption(option(args, 'fps'), 'fps'),
+    ...(args.options.has('no-dither') ? { dither: false } : {}),
     workspaceId: 'local',
     assets: await readAssets(pairs(args.options.get('asset'), '--asset')),
     fonts: await readFonts(pairs(args.options.get('font'), '--font')),

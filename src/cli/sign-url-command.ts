@@ -7,10 +7,11 @@ import { option, parseArgs } from './args.ts';
 
 const usage = `Usage: platen sign-url --template TEMPLATE_ID [options]
   --secret urlsec_…       the URL-signing secret (default $PLATEN_URL_SECRET)
-  --format png|jpeg|pdf   (default png)
+  --format png|jpeg|pdf|mp4|webm|gif   (default png)
   --var name=value        a template variable (repeatable)
   --expires-in SECONDS    adds exp: the URL answers 403 after that
   --scale N | --quality N | --page PAGE_ID   render options
+  --fps N | --dither true|false | --time-ms N  motion options (video formats; timeMs for stills)
   --base URL              the service's public URL (default $PLATEN_BASE_URL or http://localhost:3000)`;
 
 export function runSignUrlCommand(argv: string[], print: (line: string) => void = console.log): number {
@@ -18,7 +19,12 @@ export function runSignUrlCommand(argv: string[], print: (line: string) => void 
   const template = option(args, 'template');
   const secret = option(args, 'secret') ?? process.env.PLATEN_URL_SECRET;
   const format = option(args, 'format') ?? 'png';
-  if (!template || !secret || !['png', 'jpeg', 'pdf'].includes(format) || !/^[0-9A-Za-z_]+$/.test(template)) {
+  if (
+    !template ||
+    !secret ||
+    !['png', 'jpeg', 'pdf', 'mp4', 'webm', 'gif'].includes(format) ||
+    !/^[0-9A-Za-z_]+$/.test(template)
+  ) {
     process.stderr.write(`${usage}\n`);
     return 2;
   }
@@ -35,6 +41,9 @@ export function runSignUrlCommand(argv: string[], print: (line: string) => void 
     ['scale', 'scale'],
     ['quality', 'quality'],
     ['page', 'pageId'],
+    ['fps', 'fps'],
+    ['dither', 'dither'],
+    ['time-ms', 'timeMs'],
   ] as const) {
     const value = option(args, flag);
     if (value !== undefined) params[name] = value;

@@ -99,6 +99,15 @@ const envSchema = z.object({
   PLATEN_QUEUE: z.enum(['database', 'bullmq']).optional(),
   PLATEN_RENDER_QUEUE: positiveInt.default(256),
   PLATEN_RENDER_TIMEOUT_MS: positiveInt.default(30_000),
+  // Motion (docs/configuration.md): videos render beside stills, at most this many at once (each
+  // holds a render process and an encoder for its whole length), each under its own time limit.
+  PLATEN_VIDEO_CONCURRENCY: positiveInt.default(1),
+  PLATEN_VIDEO_TIMEOUT_MS: positiveInt.default(120_000),
+  // The ffmpeg program videos are encoded (and video assets decoded) with, and the ffprobe program
+  // uploads of video and audio are probed with: read where they run (src/engine, src/assets),
+  // validated here. Default: the ones @ffmpeg-installer and @ffprobe-installer ship.
+  PLATEN_FFMPEG: z.string().min(1).optional(),
+  PLATEN_FFPROBE: z.string().min(1).optional(),
   PLATEN_RENDER_RECYCLE_RSS_MB: positiveInt.default(600),
   PLATEN_RENDER_MAX_RSS_MB: positiveInt.default(1500),
   PLATEN_RENDER_RETENTION_DAYS: nonNegativeInt.default(0),

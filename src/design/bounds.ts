@@ -32,6 +32,28 @@ export const designBounds = {
   dashValue: 10_000,
   svgLength: 200_000,
   qrValueLength: 2000,
+  /** Characters of a barcode value (a PDF417 or Data Matrix symbol holds about 2,000 at most). */
+  barcodeValueLength: 2000,
+  /** Spans of one rich text element, and of all text elements of a document together. */
+  spansPerElement: 1000,
+  documentSpans: 5000,
+  /** Characters of a span link (an http(s) or mailto URL). */
+  linkLength: 2048,
+  /** Stops of one gradient, as the contract fixes (2-16). */
+  gradientStops: 16,
+  /**
+   * Blur radius of an element, a shadow or an image filter, in page units. Blur work grows with the
+   * radius (Skia runs three box passes whose cost grows with it); 250 is far past any visible design
+   * need (a 250-unit blur already smears a 1080-unit page to a wash) and keeps one blur bounded.
+   */
+  blurRadius: 250,
+  /** Shadow offsets, either way. */
+  shadowOffset: 10_000,
+  /** Groups inside groups: an element at depth 8 is inside 8 groups (the contract's "up to 8 deep"). */
+  groupDepth: 8,
+  /** Text stroke width and highlight padding. */
+  textStrokeWidth: 500,
+  highlightPadding: 1000,
   /** Image sources: URLs are short; data URIs may be as large as a request body allows. */
   urlLength: 8192,
   srcLength: 5_000_000,

@@ -167,7 +167,11 @@ describe('element rejections name the exact path', () => {
       { id: 't', type: 'text', ...box, text: 'x'.repeat(10_001) },
       'pages[0].elements[0].text',
     ],
-    ['missing text', { id: 't', type: 'text', ...box }, 'pages[0].elements[0].text'],
+    [
+      'text and spans',
+      { id: 't', type: 'text', ...box, text: 'a', spans: [{ text: 'b' }] },
+      'pages[0].elements[0].text',
+    ],
     ['opacity 1.5', { id: 'r', type: 'rect', ...box, opacity: 1.5 }, 'pages[0].elements[0].opacity'],
     ['negative width', { id: 'r', type: 'rect', ...box, width: -1 }, 'pages[0].elements[0].width'],
     ['x out of range', { id: 'r', type: 'rect', ...box, x: 1e9 }, 'pages[0].elements[0].x'],
@@ -207,7 +211,9 @@ describe('element rejections name the exact path', () => {
 
   it('says which element types exist', () => {
     const [issue] = issuesOf({ id: 'x', type: 'star', ...box });
-    expect(issue?.message).toBe('must be one of: text, image, rect, ellipse, line, svg, qr');
+    expect(issue?.message).toBe(
+      'must be one of: text, image, rect, ellipse, line, svg, qr, barcode, video, group',
+    );
   });
 
   it('reports each unknown key on its own', () => {

@@ -9,7 +9,7 @@ describe('migrateToCurrent', () => {
   });
 
   it('treats a missing schemaVersion as version 1', () => {
-    expect(migrateToCurrent({ pages: [] })).toEqual({ ok: true, value: { pages: [], schemaVersion: 1 } });
+    expect(migrateToCurrent({ pages: [] })).toEqual({ ok: true, value: { pages: [], schemaVersion: 2 } });
   });
 
   it('passes a non-object through for the schema to report', () => {

@@ -9,8 +9,14 @@ import { SCHEMA_VERSION } from './schema.ts';
 export type RawDocument = Record<string, unknown>;
 export type Migration = (doc: RawDocument) => RawDocument;
 
-/** Version 1 is the first version: nothing to migrate yet. Add `1: (doc) => …` when 2 arrives. */
-export const migrations: Readonly<Record<number, Migration>> = Object.freeze({});
+/**
+ * 1 → 2: version 2 only adds optional fields (spans, gradients, effects, crop and filters, groups,
+ * barcodes) and changes no default, so a version 1 document is already a valid version 2 document
+ * that draws the same pixels; the step only raises the version. docs/design-document.md.
+ */
+export const migrations: Readonly<Record<number, Migration>> = Object.freeze({
+  1: (doc: RawDocument) => ({ ...doc }),
+});
 
 export type MigrationResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 

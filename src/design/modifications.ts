@@ -1,17 +1,19 @@
 /**
  * Modifications: variable name → string value, applied to a stored document before rendering.
  * `{{name}}` in a text element's text becomes the value (else the document's `variables` default,
- * else stays as written); an element whose `name` equals a key takes the value as its primary
- * property. Pure: returns a new document and reports a value that does not fit its property as an
+ * else stays as written; in spans too, each keeping its style); an element whose `name` equals a
+ * key takes the value as its primary property, and a key `<name>.visible|color|fill` sets that
+ * property (version 2). Groups are walked: names reach nested elements. Pure: returns a new document and reports a value that does not fit its property as an
  * issue at `modifications.<key>`, never by throwing.
  */
 import { z } from 'zod';
 import { formatIssuePath, type ValidationIssue } from '../core/errors.ts';
 import { designBounds } from './bounds.ts';
 import { colorSchema } from './color.ts';
-import type { Element } from './elements.ts';
+import type { Element, TextElement } from './elements.ts';
 import { imageSrcSchema } from './image-src.ts';
 import type { DesignDocument } from './schema.ts';
+import { mapElements, pageElements } from './tree.ts';
 
 export interface ModificationLimits {
   maxKeys: number;
@@ -50,7 +52,22 @@ export const primaryProperty = {
   rect: 'fill',
   ellipse: 'fill',
   qr: 'value',
+  barcode: 'value',
 } as const;
+
+/**
+ * Properties a key `<name>.<property>` sets on the named elements (version 2), with the value's
+ * schema and which element types have it. Other suffixes are unknown keys, ignored like any other.
+ */
+const propertyModifications = {
+  visible: {
+    schema: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }),
+    types: null,
+  },
+  color: { schema: colorSchema, types: ['text', 'qr', 'barcode'] },
+  fill: { schema: colorSchema, types: ['rect', 'ellipse'] },
+} as const;
+type PropertyName = keyof typeof propertyModifications;
 
 const valueSchemas: Record<PrimaryType, z.ZodType<string>> = {
   text: z.string().max(designBounds.textLength),
@@ -58,6 +75,7 @@ const valueSchemas: Record<PrimaryType, z.ZodType<string>> = {
   rect: colorSchema,
   ellipse: colorSchema,
   qr: z.string().min(1).max(designBounds.qrValueLength),
+  barcode: z.string().min(1).max(designBounds.barcodeValueLength),
 };
 
 type PrimaryType = keyof typeof primaryProperty;
@@ -137,29 +155,89 @@ function namedValue(element: Element, ctx: Context): string | undefined {
   return undefined;
 }
 
-function applyToElement(element: Element, path: PropertyKey[], ctx: Context): Element {
+/** Fills placeholders in a text element's text or in each of its spans (each keeps its style). */
+function expandText(element: TextElement, path: PropertyKey[], ctx: Context): TextElement {
+  const lookup = (name: string) => own(ctx.mods, name) ?? own(ctx.variables, name);
+  const parts = element.spans ? element.spans.map((span) => span.text) : [element.text];
+  // Measure first, build only what fits: nothing large is allocated for a refused document.
+  const length = parts.reduce((sum, text) => sum + expandedLength(text, lookup), 0);
+  if (!spendText(length, path, ctx) || ctx.issues.length > 0) return element;
+  if (!element.spans) {
+    const text = expandPlaceholders(element.text, lookup);
+    return text === element.text ? element : { ...element, text };
+  }
+  const spans = element.spans.map((span) => {
+    const text = expandPlaceholders(span.text, lookup);
+    return text === span.text ? span : { ...span, text };
+  });
+  return spans.every((span, i) => span === element.spans?.[i]) ? element : { ...element, spans };
+}
+
+/** A named text element's new content: plain text, or one span in the first span's style. */
+function replaceText(element: TextElement, value: string, path: PropertyKey[], ctx: Context): TextElement {
+  if (!spendText(value.length, path, ctx)) return element;
+  const first = element.spans?.[0];
+  return first ? { ...element, spans: [{ ...first, text: value }] } : { ...element, text: value };
+}
+
+function applyPrimary(element: Element, path: PropertyKey[], ctx: Context): Element {
   const value = namedValue(element, ctx);
   switch (element.type) {
-    case 'text': {
-      if (value !== undefined)
-        return spendText(value.length, path, ctx) ? { ...element, text: value } : element;
-      const lookup = (name: string) => own(ctx.mods, name) ?? own(ctx.variables, name);
-      // Measure first, build only what fits: nothing large is allocated for a refused document.
-      if (!spendText(expandedLength(element.text, lookup), path, ctx) || ctx.issues.length > 0)
-        return element;
-      const text = expandPlaceholders(element.text, lookup);
-      return text === element.text ? element : { ...element, text };
-    }
+    case 'text':
+      return value !== undefined ? replaceText(element, value, path, ctx) : expandText(element, path, ctx);
     case 'image':
       return value === undefined ? element : { ...element, src: value };
     case 'rect':
     case 'ellipse':
       return value === undefined ? element : { ...element, fill: value };
     case 'qr':
+    case 'barcode':
       return value === undefined ? element : { ...element, value };
     default:
       return element;
   }
+}
+
+/** The value of `<name>.<property>` for this element, checked; undefined when absent or invalid. */
+function propertyValue(element: Element, property: PropertyName, ctx: Context): string | undefined {
+  const rule = propertyModifications[property];
+  if (element.name === undefined) return undefined;
+  if (rule.types !== null && !(rule.types as readonly string[]).includes(element.type)) return undefined;
+  const key = `${element.name}.${property}`;
+  const value = own(ctx.mods, key);
+  if (value === undefined) return undefined;
+  const parsed = typeof value === 'string' ? rule.schema.safeParse(value) : null;
+  if (parsed?.success) return parsed.data;
+  if (!ctx.reported.has(key)) {
+    ctx.reported.add(key);
+    const why = parsed ? (parsed.error.issues[0]?.message ?? 'is not valid') : 'must be a string';
+    ctx.issues.push({
+      path: formatIssuePath(['modifications', key]),
+      message: `${why} (the ${property} of element "${element.id}")`,
+    });
+  }
+  return undefined;
+}
+
+function applyProperties(element: Element, ctx: Context): Element {
+  let next = element;
+  const visible = propertyValue(element, 'visible', ctx);
+  if (visible !== undefined) next = { ...next, visible: visible === 'true' };
+  const color = propertyValue(element, 'color', ctx);
+  if (color !== undefined && (next.type === 'text' || next.type === 'qr' || next.type === 'barcode')) {
+    // A text colour replaces the element's paint and every span's own colour: "recolour this text".
+    next =
+      next.type === 'text' && next.spans
+        ? { ...next, color, spans: next.spans.map(({ color: _omit, ...span }) => span) }
+        : { ...next, color };
+  }
+  const fill = propertyValue(element, 'fill', ctx);
+  if (fill !== undefined && (next.type === 'rect' || next.type === 'ellipse')) next = { ...next, fill };
+  return next;
+}
+
+function applyToElement(element: Element, path: PropertyKey[], ctx: Context): Element {
+  return applyProperties(applyPrimary(element, path, ctx), ctx);
 }
 
 /**
@@ -180,7 +258,9 @@ export function applyModifications(doc: DesignDocument, mods: Modifications = {}
   };
   const pages = doc.pages.map((page, p) => ({
     ...page,
-    elements: page.elements.map((element, e) => applyToElement(element, ['pages', p, 'elements', e], ctx)),
+    elements: mapElements(page.elements, (element, path) =>
+      applyToElement(element, ['pages', p, ...path], ctx),
+    ),
   }));
   if (ctx.issues.length > 0) return { ok: false, issues: ctx.issues };
   return { ok: true, document: { ...doc, pages } };
@@ -198,11 +278,11 @@ export function canonicalModifications(mods: Modifications | undefined): [string
 export function referencedVariables(doc: DesignDocument): string[] {
   const names = new Set<string>();
   for (const page of doc.pages) {
-    for (const element of page.elements) {
+    for (const element of pageElements(page)) {
       if (element.name && hasPrimary(element.type)) names.add(element.name);
       if (element.type !== 'text') continue;
-      for (const match of element.text.matchAll(PLACEHOLDER)) {
-        if (match[1]) names.add(match[1]);
+      for (const text of element.spans ? element.spans.map((span) => span.text) : [element.text]) {
+        for (const match of text.matchAll(PLACEHOLDER)) if (match[1]) names.add(match[1]);
       }
     }
   }

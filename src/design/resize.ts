@@ -80,7 +80,13 @@ function placeCenter(min: number, max: number, c: number, k: number, axis: Axis)
   }
 }
 
-const stretchable = (el: Element): boolean => el.type !== 'qr' && el.type !== 'ellipse' && el.type !== 'svg';
+// A group scales its children as one picture, so it never stretches either (nor does a barcode).
+const stretchable = (el: Element): boolean =>
+  el.type !== 'qr' &&
+  el.type !== 'ellipse' &&
+  el.type !== 'svg' &&
+  el.type !== 'group' &&
+  el.type !== 'barcode';
 
 function fullBleed(min: number, max: number, side: number): boolean {
   return max - min >= side * FULL_BLEED_SHARE;
@@ -102,11 +108,63 @@ function scaleText(el: Element & { type: 'text' }, k: number, target: TargetSize
     -designBounds.letterSpacing,
     designBounds.letterSpacing,
   );
-  return { ...el, fontSize, minFontSize, letterSpacing, autoFit: 'shrink' };
+  const ratio = fontSize / el.fontSize;
+  const spans = el.spans?.map((span) => ({
+    ...span,
+    ...(span.fontSize !== undefined ? { fontSize: clamp(round(span.fontSize * ratio), min, max) } : {}),
+    ...(span.letterSpacing !== undefined
+      ? {
+          letterSpacing: clamp(
+            round(span.letterSpacing * k),
+            -designBounds.letterSpacing,
+            designBounds.letterSpacing,
+          ),
+        }
+      : {}),
+  }));
+  return { ...el, fontSize, minFontSize, letterSpacing, autoFit: 'shrink', ...(spans ? { spans } : {}) };
 }
 
-/** Stroke widths, radii and dashes scale uniformly: a 2-unit outline stays a hairline, not a band. */
+/** Shadows and blurs scale with the element, within their bounds. */
+function scaleEffects(el: Element, k: number): Element {
+  const blur = (radius: number): number => clamp(round(radius * k), 0, designBounds.blurRadius);
+  const offset = (value: number): number =>
+    clamp(round(value * k), -designBounds.shadowOffset, designBounds.shadowOffset);
+  return {
+    ...el,
+    ...(el.blur !== undefined ? { blur: blur(el.blur) } : {}),
+    ...(el.shadow
+      ? {
+          shadow: {
+            ...el.shadow,
+            blur: blur(el.shadow.blur),
+            offsetX: offset(el.shadow.offsetX),
+            offsetY: offset(el.shadow.offsetY),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A group's child, whose box is relative to the group: scaled about the group's origin. */
+function scaleChild(el: Element, k: number, target: TargetSize): Element {
+  const sizeMin = el.type === 'line' ? -designBounds.coordinate : 0;
+  const placed = {
+    ...el,
+    x: coordinate(el.x * k),
+    y: coordinate(el.y * k),
+    width: clamp(round(el.width * k), sizeMin, designBounds.size),
+    height: clamp(round(el.height * k), sizeMin, designBounds.size),
+  };
+  return scaleDetails(placed, k, target);
+}
+
+/** Stroke widths, radii, dashes and effects scale uniformly: a 2-unit outline stays a hairline, not a band. */
 function scaleDetails(el: Element, k: number, target: TargetSize): Element {
+  return scaleOwnDetails(scaleEffects(el, k), k, target);
+}
+
+function scaleOwnDetails(el: Element, k: number, target: TargetSize): Element {
   const stroke = (width: number): number =>
     width > 0 ? clamp(round(Math.max(width * k, 0.5)), 0, designBounds.strokeWidth) : width;
   switch (el.type) {
@@ -127,7 +185,13 @@ function scaleDetails(el: Element, k: number, target: TargetSize): Element {
         dash: el.dash.map((value) => clamp(round(value * k), 0, designBounds.dashValue)),
       };
     case 'image':
-      return { ...el, cornerRadius: clamp(round(el.cornerRadius * k), 0, designBounds.cornerRadius) };
+      return {
+        ...el,
+        cornerRadius: clamp(round(el.cornerRadius * k), 0, designBounds.cornerRadius),
+        ...(el.strokeWidth !== undefined ? { strokeWidth: stroke(el.strokeWidth) } : {}),
+      };
+    case 'group':
+      return { ...el, elements: el.elements.map((child) => scaleChild(child, k, target)) };
     default:
       return el;
   }

@@ -5,12 +5,13 @@
  */
 import { z } from 'zod';
 import { designBounds as B } from './bounds.ts';
-import { colorSchema } from './color.ts';
 import { elementSchema } from './elements.ts';
 import { imageFitSchema, imageSrcSchema } from './image-src.ts';
+import { audioTrackSchema, pageMotionShape } from './motion.ts';
+import { paintSchema } from './paint.ts';
 
 /** Bump with a migration in migrations.ts whenever the shape or a default changes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const pageIdSchema = z.string().min(1).max(B.idLength);
 
@@ -19,7 +20,8 @@ export const imageBackgroundSchema = z.strictObject({
   fit: imageFitSchema.default('cover'),
 });
 
-export const pageBackgroundSchema = z.union([colorSchema, imageBackgroundSchema]);
+/** A colour, a gradient (version 2) or an image. */
+export const pageBackgroundSchema = z.union([paintSchema, imageBackgroundSchema]);
 
 export const pageSchema = z.strictObject({
   id: pageIdSchema,
@@ -29,6 +31,7 @@ export const pageSchema = z.strictObject({
   height: z.number().min(1).max(B.size),
   background: pageBackgroundSchema.default('#ffffff'),
   elements: z.array(elementSchema).default(() => []),
+  ...pageMotionShape,
 });
 
 export const variablesSchema = z
@@ -42,6 +45,8 @@ const documentShape = {
   activePageId: pageIdSchema.optional(),
   variables: variablesSchema.default(() => ({})),
   pages: z.array(pageSchema).min(1),
+  /** A soundtrack for video formats (motion), mixed with the clips' sound. */
+  audio: audioTrackSchema.optional(),
 };
 
 /**
@@ -65,6 +70,7 @@ export const designDocumentSchema = designDocumentInputSchema.transform((doc) =>
   activePageId: doc.activePageId ?? doc.pages[0]?.id ?? '',
   variables: doc.variables,
   pages: doc.pages,
+  ...(doc.audio ? { audio: doc.audio } : {}),
 }));
 
 export type DesignDocument = z.output<typeof designDocumentSchema>;
@@ -73,3 +79,6 @@ export type Page = z.output<typeof pageSchema>;
 export type PageInput = z.input<typeof pageSchema>;
 export type PageBackground = z.output<typeof pageBackgroundSchema>;
 export type ImageBackground = z.output<typeof imageBackgroundSchema>;
+
+export const isImageBackground = (background: PageBackground): background is ImageBackground =>
+  typeof background === 'object' && 'src' in background;

@@ -65,7 +65,7 @@ describe('document-level fields', () => {
       parseDesignDocument({ schemaVersion: 1, pages: [{ id: 'a', width: 10, height: 20 }] }),
     );
     expect(doc).toEqual({
-      schemaVersion: 1,
+      schemaVersion: 2,
       activePageId: 'a',
       variables: {},
       pages: [{ id: 'a', width: 10, height: 20, background: '#ffffff', elements: [] }],
@@ -83,17 +83,17 @@ describe('document-level fields', () => {
     expect(accepted(parseDesignDocument(raw)).pages[0]?.background).toEqual({ src: 'asset:x', fit: 'cover' });
   });
 
-  it('treats a missing schemaVersion as version 1', () => {
+  it('treats a missing schemaVersion as version 1 and migrates it to the current version', () => {
     const raw = promoCard();
     delete raw.schemaVersion;
-    expect(accepted(parseDesignDocument(raw)).schemaVersion).toBe(1);
+    expect(accepted(parseDesignDocument(raw)).schemaVersion).toBe(2);
   });
 
   const cases: [string, Record<string, unknown>, string][] = [
     ['unknown top-level key', oneDoc([], { title: 'x' }), 'title'],
     ['no pages', { schemaVersion: 1, pages: [] }, 'pages'],
     ['missing pages', { schemaVersion: 1 }, 'pages'],
-    ['newer schemaVersion', oneDoc([], { schemaVersion: 2 }), 'schemaVersion'],
+    ['newer schemaVersion', oneDoc([], { schemaVersion: 3 }), 'schemaVersion'],
     ['variables not strings', oneDoc([], { variables: { a: 1 } }), 'variables.a'],
     [
       'unknown page key',
@@ -150,7 +150,7 @@ describe('deployment limits', () => {
     const elements = (count: number) => Array.from({ length: count }, (_, i) => rect(`e${i}`));
     expect(parseDesignDocument(oneDoc(elements(500))).ok).toBe(true);
     expect(issues(parseDesignDocument(oneDoc(elements(501))))).toEqual([
-      { path: 'pages[0].elements', message: 'at most 500 elements a page' },
+      { path: 'pages[0].elements', message: 'at most 500 elements a page, nested ones included' },
     ]);
   });
 

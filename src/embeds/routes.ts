@@ -7,7 +7,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AssetService, acceptUploads, assetSchema, readUpload, uploadQuery } from '../assets/index.ts';
+import {
+  type AssetService,
+  acceptUploads,
+  assetListQuery,
+  assetSchema,
+  readUpload,
+  uploadQuery,
+} from '../assets/index.ts';
 import { requirePrincipal } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
@@ -210,7 +217,8 @@ async function renderRoute(root: FastifyInstance, { renders, limiter }: EmbedRou
 }
 
 async function assetRoutes(root: FastifyInstance, services: EmbedRouteServices): Promise<void> {
-  await acceptUploads(root, services.maxAssetBytes);
+  // Videos may be larger than images: the service's largest limit; it holds each kind to its own.
+  await acceptUploads(root, services.assets.uploadLimitBytes);
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/v1/embed/:embedId/assets',
@@ -221,7 +229,7 @@ async function assetRoutes(root: FastifyInstance, services: EmbedRouteServices):
         summary: "List the session's assets (the asset picker)",
         tag,
         params: embedParams,
-        querystring: listQuery,
+        querystring: assetListQuery,
         response: { 200: z.object({ items: z.array(assetSchema), nextCursor: z.string().nullable() }) },
         errors: [400, 401, 403, 404],
       }),
@@ -231,11 +239,11 @@ async function assetRoutes(root: FastifyInstance, services: EmbedRouteServices):
   app.post(
     '/v1/embed/:embedId/assets',
     {
-      bodyLimit: services.maxAssetBytes,
+      bodyLimit: services.assets.uploadLimitBytes,
       config: session('asset:write'),
       schema: operation({
         id: 'uploadEmbedAsset',
-        summary: 'Upload an image or font for the end-user',
+        summary: 'Upload an image, font, video or audio file for the end-user',
         description: '`?family=` names a font (needed for WOFF2); otherwise its name table does.',
         tag,
         params: embedParams,

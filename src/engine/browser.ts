@@ -17,7 +17,7 @@
  * Fonts: load the bundled families (BUNDLED_FAMILIES, plus EMOJI_FAMILY) as FontFaces under the
  * same names before measuring, and make a new measurer when fonts change (it memoises widths).
  */
-import type { DrawHost } from './draw/index.ts';
+import type { DrawHost, Layer } from './draw/index.ts';
 import { createCanvasMeasurer, drawOps } from './draw/index.ts';
 import type { PageLayout, TextMeasurer } from './layout/index.ts';
 
@@ -29,9 +29,13 @@ export {
   type DrawHost,
   drawOps,
   type GradientLike,
+  LAYER_PIXEL_BUDGET,
+  type Layer,
+  MAX_LAYER_PIXELS,
   type MeasuringContext,
   type TextMetricsLike,
 } from './draw/index.ts';
+export { barcodeProblem } from './layout/barcode.ts';
 export {
   BUNDLED_FAMILIES,
   type BundledFamily,
@@ -65,9 +69,40 @@ export {
 export type BrowserContext2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 export type BrowserDrawHost = DrawHost<Path2D, CanvasImageSource>;
 
-/** A DrawHost over the browser's Path2D and images the caller already loaded, keyed like ImageOp.key. */
+/** An OffscreenCanvas layer for effects (a detached <canvas> where there is none). */
+function browserLayer(
+  width: number,
+  height: number,
+  host: BrowserDrawHost,
+): Layer<Path2D, CanvasImageSource> {
+  const canvas =
+    typeof OffscreenCanvas === 'function'
+      ? new OffscreenCanvas(width, height)
+      : Object.assign(document.createElement('canvas'), { width, height });
+  const ctx = canvas.getContext('2d') as BrowserContext2D | null;
+  if (!ctx) throw new Error('this browser has no 2D canvas context');
+  return {
+    ctx,
+    image: canvas,
+    host,
+    release: () => {
+      canvas.width = 1;
+      canvas.height = 1;
+    },
+  };
+}
+
+/**
+ * A DrawHost over the browser's Path2D and images the caller already loaded, keyed like
+ * ImageOp.key, with offscreen layers for effects (shadows, blurs, image filters).
+ */
 export function createBrowserDrawHost(images: ReadonlyMap<string, CanvasImageSource>): BrowserDrawHost {
-  return { createPath: (d) => new Path2D(d), image: (key) => images.get(key) };
+  const host: BrowserDrawHost = {
+    createPath: (d) => new Path2D(d),
+    image: (key) => images.get(key),
+    layer: (width, height) => browserLayer(width, height, host),
+  };
+  return host;
 }
 
 /** A text measurer on a scratch OffscreenCanvas (a detached <canvas> where there is none). */
@@ -82,7 +117,8 @@ export function createBrowserMeasurer(): TextMeasurer {
 
 /**
  * Draws a laid-out page in page units under the context's current transform (scale it for zoom
- * and device pixels first), with the image smoothing the server uses. Throws DrawFailure when an
+ * and device pixels first; the transform's scale is what effects scale their lengths by, and the
+ * layout's deviceScale should equal it), with the image smoothing the server uses. Throws DrawFailure when an
  * image op's key has no loaded image. The context's state is restored afterwards.
  */
 export function drawPage(ctx: BrowserContext2D, layout: PageLayout, host: BrowserDrawHost): void {
@@ -90,7 +126,11 @@ export function drawPage(ctx: BrowserContext2D, layout: PageLayout, host: Browse
   try {
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = 'high';
-    drawOps(ctx, layout.ops, host);
+    // Effects' layers are bounded by the canvas (its pixels are the device space, as on the server).
+    const bounded = host.viewport
+      ? host
+      : { ...host, viewport: { width: ctx.canvas.width, height: ctx.canvas.height } };
+    drawOps(ctx, layout.ops, bounded);
   } finally {
     ctx.restore();
   }

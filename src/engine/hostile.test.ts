@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DesignDocument } from '../design/index.ts';
+import { type DesignDocument, parseDesignDocument } from '../design/index.ts';
 import { RenderError } from './errors.ts';
 import { documentOf, jobFor, pageDocument, testPhoto } from './goldens/harness.ts';
 import { type RenderOptions, renderInProcess } from './render.ts';
@@ -255,6 +255,82 @@ describe('hostile documents', () => {
     it('renders an ordinary drop shadow at the same size', async () => {
       const svg = filtered('<feGaussianBlur stdDeviation="4"/><feOffset dx="2" dy="2"/>');
       expect((await renderInProcess(jobFor(bigSvgDoc(svg))))[0]?.width).toBe(2000);
+    });
+  });
+
+  describe('effects (shadows, blurs, image filters) stay bounded', () => {
+    const v2 = (width: number, height: number, elements: unknown[]): DesignDocument => {
+      const parsed = parseDesignDocument({
+        schemaVersion: 2,
+        pages: [{ id: 'p1', width, height, elements }],
+      });
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+      return parsed.document;
+    };
+
+    it('renders a blur and a shadow of 250 on a 10000×10000 group over a small page quickly', async () => {
+      // Layers cover the page plus the effect's reach, not the group; a wide blur runs at a lower
+      // resolution. Measured: about 0.6 s (2-core machine).
+      const doc = v2(2000, 2000, [
+        {
+          id: 'huge',
+          type: 'group',
+          x: -4000,
+          y: -4000,
+          width: 10000,
+          height: 10000,
+          rotation: 30,
+          blur: 250,
+          shadow: { color: '#000000', blur: 250, offsetX: 300, offsetY: 300 },
+          elements: [
+            { id: 'disc', type: 'ellipse', x: 0, y: 0, width: 10000, height: 10000, fill: '#3366cc' },
+          ],
+        },
+      ]);
+      const started = performance.now();
+      const [file] = await renderInProcess(jobFor(doc));
+      expect(file?.width).toBe(2000);
+      expect(performance.now() - started).toBeLessThan(5000);
+    });
+
+    it('renders 500 shadowed, blurred, filtered elements quickly', async () => {
+      const photo = `data:image/png;base64,${(await testPhoto(40, 30)).toString('base64')}`;
+      const elements = Array.from({ length: 500 }, (_, i) => ({
+        id: `e${i}`,
+        type: i % 2 ? 'rect' : 'image',
+        ...(i % 2 ? { fill: '#ff0000' } : { src: photo, filters: { blur: 3, grayscale: 1 } }),
+        x: (i % 25) * 40,
+        y: Math.floor(i / 25) * 50,
+        width: 30,
+        height: 30,
+        blur: i % 3 ? 2 : undefined,
+        shadow: { color: '#000000', blur: 10, offsetX: 3, offsetY: 3 },
+      }));
+      const started = performance.now();
+      const [file] = await renderInProcess(jobFor(v2(1000, 1000, elements)));
+      expect(file?.width).toBe(1000);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
+    it('refuses, naming the element, effects whose content overflows past the drawing budget', async () => {
+      // Tiny boxes pass the up-front estimate (it weighs element boxes); their huge text does not
+      // pass the drawing budget, which fails the render before doing that much work.
+      const elements = Array.from({ length: 60 }, (_, i) => ({
+        id: `t${i}`,
+        type: 'text',
+        x: 10,
+        y: 10 + i,
+        width: 1,
+        height: 1,
+        text: 'W W W W W W W W W W W W',
+        fontSize: 1500,
+        shadow: { color: '#000000', blur: 250, offsetX: 0, offsetY: 0 },
+      }));
+      const started = performance.now();
+      const error = await failure(jobFor(v2(7000, 7000, elements)));
+      expect(error.details.elementId).toMatch(/^t\d+$/);
+      expect(error.details.reason).toMatch(/would pass over more than 300 megapixels/);
+      expect(performance.now() - started).toBeLessThan(10_000);
     });
   });
 });

@@ -3,7 +3,9 @@
  * that reuses the previous render's strips (a base) gives exactly the bytes of a whole-page render
  * of the same request (JPEG: the same strips encoded afresh; PNG: the same file, so the same
  * pixels), while encoding only some strips when the change is small. Rotation, strokes, dashes,
- * overlaps, auto-fit and wrapping text, images and SVG are all drawn from the generator.
+ * overlaps, auto-fit and wrapping text, images and SVG are all drawn from the generator, and the
+ * version 2 features: gradients, shadows, blurs, flips, nested groups (clipped or not), image
+ * crop, filters and borders.
  */
 
 import { createCanvas } from '@napi-rs/canvas';
@@ -11,9 +13,11 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { applyModifications, type DesignDocument, parseDesignDocument } from '../design/index.ts';
 import { fontCatalogFor } from './backends/fonts.ts';
+import { footprintOf } from './backends/op-bounds.ts';
 import { preparePage } from './backends/prepare.ts';
 import { drawPageOnto } from './backends/raster.ts';
 import { encodeStriped } from './backends/striped.ts';
+import type { DrawOp, GroupOp } from './layout/types.ts';
 
 function prng(seed: number) {
   let s = seed >>> 0;
@@ -57,7 +61,34 @@ function tinyPng(rng: Rng, width: number, height: number): string {
 
 const sentence = (rng: Rng) => Array.from({ length: rng.int(1, 9) }, () => rng.pick(WORDS)).join(' ');
 
-function element(rng: Rng, index: number, images: string[]): Record<string, unknown> {
+function gradient(rng: Rng): Record<string, unknown> {
+  const stops = [
+    { offset: 0, color: rng.pick(COLORS) },
+    { offset: rng.next(), color: rng.pick(COLORS) },
+    { offset: 1, color: rng.pick(COLORS) },
+  ];
+  return rng.chance(0.5) ? { type: 'linear', angle: rng.int(-360, 360), stops } : { type: 'radial', stops };
+}
+
+const fill = (rng: Rng) => (rng.chance(0.3) ? gradient(rng) : rng.pick(COLORS));
+
+/** Version 2 effects on any element, each now and then. */
+function effects(rng: Rng): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (rng.chance(0.2))
+    out.shadow = {
+      color: rng.pick(COLORS),
+      blur: rng.pick([0, 4, 20, 60]),
+      offsetX: rng.int(-40, 40),
+      offsetY: rng.pick([-120, -10, 0, 15, 90]),
+    };
+  if (rng.chance(0.1)) out.blur = rng.pick([1, 6, 30]);
+  if (rng.chance(0.15)) out.flipX = true;
+  if (rng.chance(0.15)) out.flipY = true;
+  return out;
+}
+
+function element(rng: Rng, index: number | string, images: string[], depth = 0): Record<string, unknown> {
   const box = {
     id: `e${index}`,
     name: `v${index}`,
@@ -67,13 +98,56 @@ function element(rng: Rng, index: number, images: string[]): Record<string, unkn
     height: rng.int(10, 420),
     rotation: rng.chance(0.4) ? rng.int(-180, 180) : 0,
     opacity: rng.chance(0.2) ? 0.5 : 1,
+    ...effects(rng),
   };
-  switch (rng.pick(['text', 'text', 'rect', 'ellipse', 'line', 'image', 'svg', 'qr'] as const)) {
+  const types = [
+    'text',
+    'text',
+    'rect',
+    'ellipse',
+    'line',
+    'image',
+    'svg',
+    'qr',
+    'barcode',
+    'group',
+  ] as const;
+  switch (rng.pick(depth < 2 ? types : types.slice(0, -1))) {
+    case 'group':
+      return {
+        ...box,
+        type: 'group',
+        clip: rng.chance(0.5),
+        elements: Array.from({ length: rng.int(1, 3) }, (_, i) =>
+          element(rng, `${index}_${i}`, images, depth + 1),
+        ),
+      };
+    case 'barcode':
+      return {
+        ...box,
+        type: 'barcode',
+        format: rng.pick(['code128', 'ean13', 'datamatrix', 'pdf417']),
+        value: rng.pick(['5901234123457', '400638133393']),
+        color: rng.pick(COLORS),
+        showText: rng.chance(0.5),
+      };
     case 'text':
       return {
         ...box,
         type: 'text',
-        text: `${sentence(rng)}${rng.chance(0.5) ? ' {{word}}' : ''}`,
+        ...(rng.chance(0.4)
+          ? {
+              spans: Array.from({ length: rng.int(1, 4) }, () => ({
+                text: `${sentence(rng)} `,
+                ...(rng.chance(0.5) ? { fontWeight: 700 } : {}),
+                ...(rng.chance(0.3) ? { fontSize: rng.int(8, 70) } : {}),
+                ...(rng.chance(0.3) ? { color: rng.pick(COLORS) } : {}),
+                ...(rng.chance(0.2) ? { underline: true } : {}),
+                ...(rng.chance(0.2) ? { background: rng.pick(COLORS) } : {}),
+                ...(rng.chance(0.1) ? { link: 'https://platen.dev' } : {}),
+              })).concat(rng.chance(0.5) ? [{ text: '{{word}}' }] : []),
+            }
+          : { text: `${sentence(rng)}${rng.chance(0.5) ? ' {{word}}' : ''}` }),
         fontFamily: rng.pick(['Inter', 'Roboto', 'Playfair Display']),
         fontSize: rng.int(10, 60),
         fontWeight: rng.pick([400, 700]),
@@ -82,12 +156,14 @@ function element(rng: Rng, index: number, images: string[]): Record<string, unkn
         verticalAlign: rng.pick(['top', 'middle', 'bottom']),
         autoFit: rng.pick(['none', 'shrink']),
         letterSpacing: rng.chance(0.3) ? rng.int(-2, 8) : 0,
+        ...(rng.chance(0.2) ? { stroke: { color: rng.pick(COLORS), width: rng.int(1, 12) } } : {}),
+        ...(rng.chance(0.2) ? { highlight: { color: rng.pick(COLORS), padding: rng.int(0, 20) } } : {}),
       };
     case 'rect':
       return {
         ...box,
         type: 'rect',
-        fill: rng.pick(COLORS),
+        fill: fill(rng),
         stroke: rng.chance(0.5) ? rng.pick(COLORS) : null,
         strokeWidth: rng.int(0, 14),
         cornerRadius: rng.int(0, 30),
@@ -96,7 +172,7 @@ function element(rng: Rng, index: number, images: string[]): Record<string, unkn
       return {
         ...box,
         type: 'ellipse',
-        fill: rng.pick(COLORS),
+        fill: fill(rng),
         stroke: rng.pick(COLORS),
         strokeWidth: rng.int(0, 10),
       };
@@ -115,6 +191,11 @@ function element(rng: Rng, index: number, images: string[]): Record<string, unkn
         src: rng.pick(images),
         fit: rng.pick(['cover', 'contain', 'fill']),
         cornerRadius: rng.int(0, 20),
+        ...(rng.chance(0.3) ? { crop: { x: 0.1, y: rng.pick([0, 0.3]), width: 0.5, height: 0.6 } } : {}),
+        ...(rng.chance(0.3)
+          ? { filters: { grayscale: rng.pick([0, 1]), brightness: 1.2, blur: rng.pick([0, 3, 12]) } }
+          : {}),
+        ...(rng.chance(0.3) ? { stroke: rng.pick(COLORS), strokeWidth: rng.int(1, 12) } : {}),
       };
     case 'svg':
       return {
@@ -127,26 +208,48 @@ function element(rng: Rng, index: number, images: string[]): Record<string, unkn
   }
 }
 
+/** Elements and their groups' children, nested ones included. */
+function flatten(elements: Record<string, unknown>[]): Record<string, unknown>[] {
+  return elements.flatMap((el) => [
+    el,
+    ...flatten((el.elements as Record<string, unknown>[] | undefined) ?? []),
+  ]);
+}
+
 function randomCase(seed: number): { document: DesignDocument; modifications: Record<string, string> } {
   const rng = prng(seed);
   const images = [tinyPng(rng, 12, 9), tinyPng(rng, 5, 21)];
   const count = rng.int(2, 12);
   const elements = Array.from({ length: count }, (_, i) => element(rng, i, images));
   const raw = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     activePageId: 'p',
     variables: { word: 'default' },
     pages: [
-      { id: 'p', width: W, height: H, background: rng.pick(['#f4efe6', '#ffffff', '#102030']), elements },
+      {
+        id: 'p',
+        width: W,
+        height: H,
+        background: rng.chance(0.2) ? gradient(rng) : rng.pick(['#f4efe6', '#ffffff', '#102030']),
+        elements,
+      },
     ],
   };
   const parsed = parseDesignDocument(raw);
   if (!parsed.ok) throw new Error(`generator made an invalid document: ${JSON.stringify(parsed.issues)}`);
   const modifications: Record<string, string> = {};
   if (rng.chance(0.5)) modifications.word = sentence(rng);
-  for (const el of elements) {
+  for (const el of flatten(elements)) {
     if (!rng.chance(0.35)) continue;
     const type = el.type as string;
+    if (type === 'group' || rng.chance(0.1)) {
+      modifications[`${el.name as string}.visible`] = rng.pick(['true', 'false']);
+      continue;
+    }
+    if (type === 'barcode') {
+      modifications[el.name as string] = rng.pick(['5901234123457', '0012345678905']);
+      continue;
+    }
     modifications[el.name as string] =
       type === 'text' || type === 'qr'
         ? sentence(rng)
@@ -176,6 +279,48 @@ async function render(document: DesignDocument, format: 'png' | 'jpeg', scale: n
     ...(baseKey ? { baseKey } : {}),
   });
 }
+
+describe('dirty rows of draw ops (op-bounds)', () => {
+  const rect = (y: number): DrawOp => ({
+    op: 'path',
+    d: `M0 ${y}h10v10h-10Z`,
+    fill: { paint: '#000', alpha: 1, rule: 'nonzero' },
+  });
+  const rows = (op: DrawOp, scale = 1) => footprintOf(op, scale, new Map()).rows;
+
+  it('a link draws nothing; a text outline, a shadow and a blur widen the rows', () => {
+    expect(rows({ op: 'link', x: 0, y: 100, width: 50, height: 20, url: 'https://example.com' })).toEqual([
+      0, -1,
+    ]);
+    const run: DrawOp = {
+      op: 'text',
+      font: '20px Inter',
+      color: '#000',
+      x: 0,
+      y: 100,
+      text: 'Hi',
+      direction: 'ltr',
+      letterSpacing: 0,
+      wordSpacing: 0,
+    };
+    const [top, bottom] = rows(run);
+    const [strokedTop, strokedBottom] = rows({ ...run, stroke: { color: '#f00', width: 8 } } as DrawOp);
+    expect([strokedTop <= top - 8, strokedBottom >= bottom + 8]).toEqual([true, true]);
+    const group = (effects: GroupOp['effects'], transform?: GroupOp['transform']): DrawOp => ({
+      op: 'group',
+      opacity: 1,
+      children: [rect(100)],
+      ...(effects ? { effects } : {}),
+      ...(transform ? { transform } : {}),
+    });
+    expect(rows(group(undefined))).toEqual([97, 113]);
+    // A shadow 50 down with blur 10 (σ 5, reach 15) reaches rows 135..175 beyond the content.
+    expect(rows(group({ shadow: { color: '#000', blur: 10, offsetX: 0, offsetY: 50 } }))).toEqual([97, 178]);
+    expect(rows(group({ blur: 4 }), 2)).toEqual([2 * 88 - 3, 2 * 122 + 3]);
+    // Flipped vertically about y 105 (the content's centre): the same rows.
+    expect(rows(group(undefined, [1, 0, 0, -1, 0, 210]))).toEqual([97, 113]);
+  });
+});
 
 describe('incremental renders equal whole-page renders (property, random documents)', () => {
   it('reads a tall page back in batches and still splices exactly', async () => {
@@ -272,6 +417,58 @@ describe('incremental renders equal whole-page renders (property, random documen
       const spliced = await render(short.document, format, 1, `shrink-${format}`);
       const whole = await render(short.document, format, 1);
       expect([format, spliced.bytes.equals(whole.bytes)]).toEqual([format, true]);
+    }
+  });
+
+  it("keeps a base per image set: a new photo neither replaces the template photo's base nor loses the strips around it", async () => {
+    const rng = prng(7);
+    const photoA = tinyPng(rng, 40, 30);
+    const photoB = tinyPng(rng, 40, 30);
+    const photoC = tinyPng(rng, 40, 30);
+    const doc = (photo: string, headline: string) => {
+      const parsed = parseDesignDocument({
+        schemaVersion: 1,
+        activePageId: 'p',
+        pages: [
+          {
+            id: 'p',
+            width: W,
+            height: H,
+            background: '#ffffff',
+            elements: [
+              {
+                id: 'i',
+                name: 'photo',
+                type: 'image',
+                x: 0,
+                y: 0,
+                width: 360,
+                height: 270,
+                src: photo,
+                fit: 'cover',
+              },
+              { id: 't', type: 'text', x: 10, y: 1200, width: 340, height: 80, fontSize: 40, text: headline },
+            ],
+          },
+        ],
+      });
+      if (!parsed.ok) throw new Error('invalid');
+      return parsed.document;
+    };
+    for (const format of ['png', 'jpeg'] as const) {
+      const key = `sets-${format}`;
+      await render(doc(photoA, 'first'), format, 1, key);
+      // A new photo: the latest base (photo A) still serves the strips the photo does not touch.
+      const newPhoto = await render(doc(photoB, 'first'), format, 1, key);
+      expect(newPhoto.encodedStrips).toBeLessThan(newPhoto.totalStrips);
+      // The template's own photo again with a new headline: its own base, so only the headline's strip.
+      const headline = await render(doc(photoA, 'second'), format, 1, key);
+      expect([format, headline.encodedStrips]).toEqual([format, 1]);
+      const whole = await render(doc(photoA, 'second'), format, 1);
+      expect(headline.bytes.equals(whole.bytes)).toBe(true);
+      // A third photo after the headline: the latest base is photo A's, spliced exactly.
+      const third = await render(doc(photoC, 'second'), format, 1, key);
+      expect(third.bytes.equals((await render(doc(photoC, 'second'), format, 1)).bytes)).toBe(true);
     }
   });
 

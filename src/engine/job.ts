@@ -1,16 +1,30 @@
 /**
  * Job checks done before any work: page ids, scale, quality, format, and the size limits
- * (page sides, output pixels, element counts), each refused with a RenderError saying why.
+ * (page sides, output pixels, element counts; for videos frame rate, length and frames × pixels),
+ * each refused with a RenderError saying why.
  */
 import type { Page } from '../design/index.ts';
+import { renderCostProblem, videoFps } from './cost-limits.ts';
 import { RenderError } from './errors.ts';
 import { renderLimits } from './limits.ts';
-import type { RenderJob } from './types.ts';
+import { isVideoFormat, type MediaInfo, type RenderJob } from './types.ts';
 
 export interface CheckedJob {
   pages: Page[];
   scale: number;
   quality: number;
+  /** Video formats: frames per second (the job's, or 30; GIF 15). */
+  fps: number;
+}
+
+/** Quality of JPEG, WebP and PDF images when the job gives none. */
+export const DEFAULT_STILL_QUALITY = 90;
+/** Quality of MP4, WebM and GIF when the job gives none (x264's own default CRF 23: video/encode.ts). */
+export const DEFAULT_VIDEO_QUALITY = 75;
+
+/** The probe of a played asset (`asset:<id>`) as the job carries it. */
+export function jobMedia(job: Pick<RenderJob, 'assets'>): (src: string) => MediaInfo | undefined {
+  return (src) => (src.startsWith('asset:') ? job.assets[src.slice('asset:'.length)]?.media : undefined);
 }
 
 function refuse(message: string, reason: string, pageId?: string): never {
@@ -34,13 +48,6 @@ function checkPage(page: Page, scale: number): void {
       page.id,
     );
   }
-  if (page.elements.length > renderLimits.maxElementsPerPage) {
-    refuse(
-      `Page '${page.id}' has more than ${renderLimits.maxElementsPerPage} elements.`,
-      'too many elements',
-      page.id,
-    );
-  }
 }
 
 export function checkJob(job: RenderJob): CheckedJob {
@@ -48,11 +55,14 @@ export function checkJob(job: RenderJob): CheckedJob {
   if (!Number.isFinite(scale) || scale < renderLimits.minScale || scale > renderLimits.maxScale) {
     refuse(`Scale must be between ${renderLimits.minScale} and ${renderLimits.maxScale}.`, 'invalid scale');
   }
-  const quality = job.quality ?? 90;
+  const video = isVideoFormat(job.format);
+  const quality = job.quality ?? (video ? DEFAULT_VIDEO_QUALITY : DEFAULT_STILL_QUALITY);
   if (!Number.isInteger(quality) || quality < 1 || quality > 100)
     refuse('Quality must be 1-100.', 'invalid quality');
-  if (!['png', 'jpeg', 'webp', 'pdf'].includes(job.format))
+  if (!video && !['png', 'jpeg', 'webp', 'pdf'].includes(job.format))
     refuse(`Unknown format '${job.format}'.`, 'invalid format');
+  if (job.timeMs !== undefined && !(Number.isFinite(job.timeMs) && job.timeMs >= 0))
+    refuse('timeMs must be a time of 0 ms or more.', 'invalid time');
   if (job.pageIds.length === 0) refuse('No page to render.', 'no pages');
   if (job.pageIds.length > renderLimits.maxPages) refuse('Too many pages in one render.', 'too many pages');
   const pages = job.pageIds.map((id) => {
@@ -61,5 +71,19 @@ export function checkJob(job: RenderJob): CheckedJob {
     return page;
   });
   for (const page of pages) checkPage(page, scale);
-  return { pages, scale, quality };
+  // Counted before any work: nested elements, spans, effects, barcodes, and for a video its
+  // frames, length and sounds (src/engine/cost-limits.ts).
+  const problem = renderCostProblem(pages, job.format, scale, {
+    fps: job.fps,
+    audio: job.document.audio,
+    media: jobMedia(job),
+  });
+  if (problem) {
+    const whole = problem.option !== undefined || problem.documentPath !== undefined;
+    const message = whole
+      ? `${problem.message.charAt(0).toUpperCase()}${problem.message.slice(1)}.`
+      : `Page '${problem.pageId}': ${problem.message}.`;
+    refuse(message, problem.reason, whole ? undefined : problem.pageId);
+  }
+  return { pages, scale, quality, fps: videoFps(job.format, job.fps) };
 }

@@ -4,36 +4,85 @@
  * and encodes. Anything that is the document's fault surfaces as a RenderError.
  */
 import type { DesignDocument, Page } from '../design/index.ts';
-import { assetIdOf } from '../design/index.ts';
+import {
+  assetIdOf,
+  isImageBackground,
+  mediaSources,
+  pageAtTime,
+  pageElements,
+  stillTimeMs,
+} from '../design/index.ts';
 import type { FetchPolicy } from '../outbound/index.ts';
 import { fontCatalogFor } from './backends/fonts.ts';
 import type { SourceContext } from './backends/image-sources.ts';
 import { renderPdf } from './backends/pdf.ts';
-import { preparePage } from './backends/prepare.ts';
+import { type PreparedPage, preparePage, prescaleImages } from './backends/prepare.ts';
 import { renderRasterPage } from './backends/raster.ts';
-import { checkJob } from './job.ts';
+import { RenderError } from './errors.ts';
+import { type CheckedJob, checkJob } from './job.ts';
 import { renderLimits } from './limits.ts';
-import { MIME_TYPES, type RenderedFile, type RenderJob } from './types.ts';
+import { isVideoFormat, MIME_TYPES, type RenderedFile, type RenderJob } from './types.ts';
+import { ClipFrames } from './video/clips.ts';
+import { MediaCatalog } from './video/media.ts';
+import { renderVideo } from './video/render-video.ts';
+import { ScratchDir } from './video/scratch.ts';
 
 export interface RenderOptions {
   /** Test seam for hostile-URL tests: parts of the image fetch policy (see FetchPolicy). */
   fetchPolicy?: Partial<FetchPolicy>;
+  /** Video formats, a test and bench seam: false draws every frame whole (see video/scene.ts). */
+  reuseFrames?: boolean;
 }
 
 export async function renderInProcess(job: RenderJob, options: RenderOptions = {}): Promise<RenderedFile[]> {
-  const { pages, scale, quality } = checkJob(job);
+  const checked = checkJob(job);
+  // Motion: the video pipeline (src/engine/video/) takes the whole job.
+  if (isVideoFormat(job.format))
+    return renderVideo(job, checked, {
+      ...(options.fetchPolicy ? { fetchPolicy: options.fetchPolicy } : {}),
+      ...(options.reuseFrames !== undefined ? { reuse: options.reuseFrames } : {}),
+    });
+  // Video elements show one decoded frame each; their assets are files while the render lasts.
+  const played = mediaSources({ pages: checked.pages });
+  const scratch = played.length > 0 ? new ScratchDir(job.assets) : null;
+  const clips = scratch ? new ClipFrames(new MediaCatalog(job.assets, scratch), scratch, false) : null;
+  try {
+    return await renderStills(job, checked, options, clips);
+  } finally {
+    await scratch?.dispose();
+  }
+}
+
+async function renderStills(
+  job: RenderJob,
+  checked: CheckedJob,
+  options: RenderOptions,
+  clips: ClipFrames | null,
+): Promise<RenderedFile[]> {
+  const { scale, quality } = checked;
+  // A clip that loops wraps at its length: known before its time is computed.
+  for (const src of mediaSources({ pages: checked.pages }))
+    await clips?.clipSize(src.slice('asset:'.length)).catch(() => {});
+  const mediaDurationMs = clips?.durationMs;
+  // A still of an animated page is its state at `timeMs`, by default once every `in` animation ended.
+  const timed = checked.pages.map((page) =>
+    pageAtTime(page, job.timeMs ?? stillTimeMs(page), mediaDurationMs ? { mediaDurationMs } : {}),
+  );
+  const pages = timed.map((t) => t.page);
+  const scalesOf = (index: number) => timed[index]?.scales;
   const fonts = fontCatalogFor(job.workspaceId, job.fonts);
   const context: SourceContext = {
     assets: job.assets,
     allowPrivateUrls: job.allowPrivateUrls ?? false,
     ...(options.fetchPolicy ? { fetchPolicy: options.fetchPolicy } : {}),
+    ...(clips ? { videoFrames: clips } : {}),
   };
   if (job.format === 'pdf') {
     const prepared = [];
-    for (const page of pages) {
+    for (const [index, page] of pages.entries()) {
       prepared.push({
         pageId: page.id,
-        prepared: await preparePage(page, fonts, context, renderLimits.pdfRasterScale),
+        prepared: await preparePage(page, fonts, context, renderLimits.pdfRasterScale, scalesOf(index)),
       });
     }
     const first = pages[0] as Page;
@@ -49,9 +98,22 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
     ];
   }
   const format = job.format;
+  if (isVideoFormat(format))
+    throw new RenderError(`Format '${format}' is not a still.`, { reason: 'invalid format' });
+  // Each page's images are decoded and scaled (on libvips's threads) while the page before it is
+  // drawn and encoded.
+  const prepareRaster = async (index: number) => {
+    const prepared = await preparePage(pages[index] as Page, fonts, context, scale, scalesOf(index));
+    await prescaleImages(prepared);
+    return prepared;
+  };
   const files: RenderedFile[] = [];
-  for (const page of pages) {
-    const prepared = await preparePage(page, fonts, context, scale);
+  let next = pages.length > 0 ? prepareRaster(0) : null;
+  for (const [index, page] of pages.entries()) {
+    const prepared = await (next as Promise<PreparedPage>);
+    next = index + 1 < pages.length ? prepareRaster(index + 1) : null;
+    // A failure of this page ends the render before the next page's preparation is awaited.
+    next?.catch(() => {});
     // The fonts are part of the key: a font uploaded under a family already in use changes glyphs
     // that no op's data shows.
     const fontIds = job.fonts.map((font) => font.assetId).join(',');
@@ -69,12 +131,12 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
   return files;
 }
 
-/** Asset ids the document's images use (backgrounds and image elements), each once, in order. */
+/** Asset ids the document's images use (backgrounds and image elements, in groups too), each once, in order. */
 export function assetIdsReferenced(doc: DesignDocument): string[] {
   const ids = new Set<string>();
   for (const page of doc.pages) {
-    const sources = [typeof page.background === 'string' ? null : page.background.src];
-    for (const element of page.elements) if (element.type === 'image') sources.push(element.src);
+    const sources = [isImageBackground(page.background) ? page.background.src : null];
+    for (const element of pageElements(page)) if (element.type === 'image') sources.push(element.src);
     for (const src of sources) {
       const id = src === null ? null : assetIdOf(src);
       if (id) ids.add(id);

@@ -4,6 +4,10 @@
  * can also prove that files outlive the instance that wrote them.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileStore, ListedFile } from './types.ts';
 
@@ -183,13 +187,14 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
         await expect(s.put(bad, Buffer.from('x'), 'text/plain'), bad).rejects.toThrow(/Invalid file key/);
         await expect(s.get(bad), bad).rejects.toThrow(/Invalid file key/);
         await expect(s.getStream(bad), bad).rejects.toThrow(/Invalid file key/);
+        await expect(s.getStream(bad, { start: 0, end: 0 }), bad).rejects.toThrow(/Invalid file key/);
         await expect(s.head(bad), bad).rejects.toThrow(/Invalid file key/);
         await expect(s.delete(bad), bad).rejects.toThrow(/Invalid file key/);
         await expect(s.signedUrl(bad, 60), bad).rejects.toThrow(/Invalid file key/);
       }
     });
 
-    it('round-trips a 5 MB file through get and getStream', async () => {
+    it('round-trips a 5 MB file through get and getStream, and a range from its middle', async () => {
       const s = await store();
       const k = key('big.bin');
       const bytes = randomBytes(5 * 1024 * 1024);
@@ -201,6 +206,10 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
       expect(streamed?.byteSize).toBe(bytes.byteLength);
       const read = streamed ? await readAll(streamed.stream) : Buffer.alloc(0);
       expect(sha256(read)).toBe(sha256(bytes));
+      const start = 3 * 1024 * 1024 + 17;
+      const part = await s.getStream(k, { start, end: start + 65_535 });
+      const partRead = part ? await readAll(part.stream) : Buffer.alloc(0);
+      expect(sha256(partRead)).toBe(sha256(bytes.subarray(start, start + 65_536)));
     }, 30_000);
 
     it('streams a file with its content type and size', async () => {
@@ -212,6 +221,61 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
       expect(streamed?.contentType).toBe('image/webp');
       expect(streamed?.byteSize).toBe(bytes.byteLength);
       expect(streamed && (await readAll(streamed.stream)).equals(bytes)).toBe(true);
+    });
+
+    it('streams only the bytes of a range, with the size of the whole file', async () => {
+      const s = await store();
+      const k = key('clip.mp4');
+      const bytes = binarySample();
+      await s.put(k, bytes, 'video/mp4');
+      const read = async (start: number, end: number) => {
+        const part = await s.getStream(k, { start, end });
+        expect(part?.byteSize).toBe(bytes.byteLength);
+        expect(part?.contentType).toBe('video/mp4');
+        return part ? readAll(part.stream) : null;
+      };
+      expect((await read(10, 109))?.equals(bytes.subarray(10, 110))).toBe(true);
+      expect((await read(7, 7))?.equals(bytes.subarray(7, 8))).toBe(true);
+      expect((await read(0, bytes.byteLength - 1))?.equals(bytes)).toBe(true);
+      expect((await read(1200, bytes.byteLength - 1))?.equals(bytes.subarray(1200))).toBe(true);
+    });
+
+    it('stops a range whose end is past the file at its last byte', async () => {
+      const s = await store();
+      const k = key('tail.webm');
+      const bytes = binarySample();
+      await s.put(k, bytes, 'video/webm');
+      const part = await s.getStream(k, { start: 1250, end: 1_000_000 });
+      expect(part?.byteSize).toBe(bytes.byteLength);
+      expect(part && (await readAll(part.stream)).equals(bytes.subarray(1250))).toBe(true);
+    });
+
+    it('streams nothing for a range that starts at or past the end, and null for a missing key', async () => {
+      const s = await store();
+      const k = key('short.mp3');
+      await s.put(k, Buffer.from('0123456789'), 'audio/mpeg');
+      for (const start of [10, 500]) {
+        const part = await s.getStream(k, { start, end: start + 10 });
+        expect(part?.byteSize, String(start)).toBe(10);
+        expect(part?.contentType).toBe('audio/mpeg');
+        expect(part && (await readAll(part.stream)).byteLength, String(start)).toBe(0);
+      }
+      expect(await s.getStream(key(), { start: 0, end: 9 })).toBeNull();
+    });
+
+    it('answers the type a name implies, and the type stored over it when they differ', async () => {
+      const s = await store();
+      const k = key('rnd_typed.png');
+      await s.put(k, Buffer.from('a'), 'text/plain');
+      expect((await s.get(k))?.contentType).toBe('text/plain');
+      await s.put(k, Buffer.from('b'), 'image/png');
+      expect((await s.get(k))?.contentType).toBe('image/png');
+      expect((await s.head(k))?.contentType).toBe('image/png');
+      await s.put(k, Buffer.from('c'), 'image/png; charset=binary');
+      expect((await s.getStream(k))?.contentType).toBe('image/png; charset=binary');
+      const staged = await stagedFile(s, Buffer.from('d'));
+      await s.adopt(k, staged, 'image/png');
+      expect((await s.get(k))?.contentType).toBe('image/png');
     });
 
     it('handles concurrent writes to different keys', async () => {
@@ -283,6 +347,55 @@ export function describeFileStore(name: string, setup: () => Promise<FileStoreHa
       for (const bad of ['../x', '/abs', 'a//b', 'a/.hidden/', '/']) {
         await expect(listAll(s, bad), bad).rejects.toThrow(/Invalid file key/);
       }
+    });
+
+    /** Where a render process would write: the store's staging folder, or a temp folder for S3. */
+    async function stagedFile(s: FileStore, bytes: Uint8Array): Promise<string> {
+      const dir = s.stagingDir ?? (await mkdtemp(join(tmpdir(), 'platen-staged-')));
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, `${randomBytes(6).toString('hex')}.part`);
+      await writeFile(path, bytes);
+      return path;
+    }
+
+    it('adopts a staged file under a key, as put stores bytes, and removes the staged file', async () => {
+      const s = await store();
+      const k = key('rnd_staged.png');
+      const bytes = binarySample();
+      const path = await stagedFile(s, bytes);
+      const info = await s.adopt(k, path, 'image/png');
+      expect(info).toEqual({ key: k, byteSize: bytes.byteLength, contentType: 'image/png' });
+      const got = await s.get(k);
+      expect(got?.bytes.equals(bytes)).toBe(true);
+      expect(got?.contentType).toBe('image/png');
+      expect(existsSync(path)).toBe(false);
+      // A staged file is never a listed key.
+      expect((await listAll(s, '')).some((file) => file.key.includes('.part'))).toBe(false);
+      // Another instance over the same storage sees it (it outlives the process that wrote it).
+      expect((await (await open()).get(k))?.bytes.equals(bytes)).toBe(true);
+    });
+
+    it('removes the staged file when adopting fails, and refuses a bad key', async () => {
+      const s = await store();
+      const path = await stagedFile(s, Buffer.from('x'));
+      await expect(s.adopt('../escape', path, 'text/plain')).rejects.toThrow(/Invalid file key/);
+      expect(existsSync(path)).toBe(false);
+    });
+
+    it('sweeps staged files older than a moment and keeps newer ones', async () => {
+      const s = await store();
+      if (!s.stagingDir) {
+        expect(await s.sweepStaged(new Date())).toBe(0);
+        return;
+      }
+      const old = await stagedFile(s, Buffer.from('old'));
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      await utimes(old, hourAgo, hourAgo);
+      const fresh = await stagedFile(s, Buffer.from('fresh'));
+      expect(await s.sweepStaged(new Date(Date.now() - 60_000))).toBeGreaterThanOrEqual(1);
+      expect(existsSync(old)).toBe(false);
+      expect(existsSync(fresh)).toBe(true);
+      await s.adopt(key(), fresh, 'text/plain');
     });
 
     it('signedUrl answers a URL string or null, never throws for a good key', async () => {

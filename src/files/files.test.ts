@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFileStore, type FileStoreHarness, listAll } from './conformance.ts';
-import { createFileStore, FolderFileStore, folderRoot, S3FileStore } from './index.ts';
-import { s3ClientConfig } from './s3.ts';
+import { describeFileStore, type FileStoreHarness, listAll, readAll } from './conformance.ts';
+import { createFileStore, FolderFileStore, folderRoot } from './index.ts';
+import { S3FileStore, s3ClientConfig } from './s3.ts';
 import type { S3FileStoreOptions } from './types.ts';
 
 async function tempDir(label: string): Promise<string> {
@@ -77,9 +77,18 @@ describe('FolderFileStore specifics', () => {
 
   it('lays files out under the root by key, with hidden sidecars and no temp files left', async () => {
     const store = new FolderFileStore(root);
-    await store.put('renders/ws_a/rnd_b.png', Buffer.from('png!'), 'image/png');
-    expect(await readFile(join(root, 'renders/ws_a/rnd_b.png'), 'utf8')).toBe('png!');
-    expect((await readdir(join(root, 'renders/ws_a'))).sort()).toEqual(['.rnd_b.png.meta.json', 'rnd_b.png']);
+    await store.put('renders/ws_a/rnd_b.bin', Buffer.from('bin!'), 'application/x-thing');
+    expect(await readFile(join(root, 'renders/ws_a/rnd_b.bin'), 'utf8')).toBe('bin!');
+    expect((await readdir(join(root, 'renders/ws_a'))).sort()).toEqual(['.rnd_b.bin.meta.json', 'rnd_b.bin']);
+  });
+
+  it('writes no sidecar for the type a name implies, and removes an earlier one', async () => {
+    const store = new FolderFileStore(root);
+    await store.put('renders/ws_c/rnd_c.png', Buffer.from('text'), 'text/plain');
+    expect(await readdir(join(root, 'renders/ws_c'))).toContain('.rnd_c.png.meta.json');
+    await store.put('renders/ws_c/rnd_c.png', Buffer.from('png!'), 'image/png');
+    expect((await readdir(join(root, 'renders/ws_c'))).sort()).toEqual(['rnd_c.png']);
+    expect((await store.get('renders/ws_c/rnd_c.png'))?.contentType).toBe('image/png');
   });
 
   it('falls back to application/octet-stream when the sidecar is missing or corrupt', async () => {
@@ -166,6 +175,19 @@ describe('S3FileStore specifics', () => {
     await b.close();
   });
 
+  it('refuses a ranged answer that is not the range asked rather than stream the wrong bytes', async () => {
+    const store = new S3FileStore(await options());
+    await store.put('ranges/ws_a/clip', Buffer.from('0123456789'), 'video/mp4');
+    // s3rver reads `bytes=0-0` as the whole object (its `end || Infinity`), as a careless
+    // S3-compatible server might: the store must notice the Content-Range does not match.
+    await expect(store.getStream('ranges/ws_a/clip', { start: 0, end: 0 })).rejects.toThrow(
+      /Content-Range bytes 0-9\/10 to bytes=0-0/,
+    );
+    const part = await store.getStream('ranges/ws_a/clip', { start: 1, end: 1 });
+    expect(part && (await readAll(part.stream)).toString()).toBe('1');
+    await store.close();
+  });
+
   it('ready() fails for a bucket that does not exist', async () => {
     const store = new S3FileStore({ ...(await options()), bucket: 'no-such-bucket' });
     await expect(store.ready()).rejects.toThrow();
@@ -181,7 +203,7 @@ describe('S3FileStore specifics', () => {
 describe('createFileStore', () => {
   it('picks the folder store under <dataDir>/files without S3 settings', async () => {
     const dataDir = await tempDir('data');
-    const store = createFileStore({ dataDir, s3: null });
+    const store = await createFileStore({ dataDir, s3: null });
     expect(store.kind).toBe('folder');
     await store.put('renders/ws_a/rnd_b.pdf', Buffer.from('%PDF'), 'application/pdf');
     expect(await readFile(join(folderRoot(dataDir), 'renders/ws_a/rnd_b.pdf'), 'utf8')).toBe('%PDF');
@@ -189,7 +211,7 @@ describe('createFileStore', () => {
   });
 
   it('picks the S3 store when S3 is configured', async () => {
-    const store = createFileStore({
+    const store = await createFileStore({
       dataDir: '/unused',
       s3: { bucket: 'b', region: 'us-east-1', forcePathStyle: true, prefix: '' },
     });

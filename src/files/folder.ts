@@ -1,14 +1,28 @@
 /**
  * FileStore over a local folder (the embedded default). Each file is written atomically (temp file
  * in the same directory, fsync, rename), so a reader sees the old bytes or the new, never a torn
- * file. The content type lives in a hidden sidecar `.<name>.meta.json` beside the file; keys can't
- * start a segment with a dot, so no key collides with a sidecar or a temp file.
+ * file. The content type lives in a hidden sidecar `.<name>.meta.json` beside the file, unless the
+ * name implies it (a render's `.png`); keys can't start a segment with a dot, so no key collides
+ * with a sidecar, a temp file or the staging folder render processes write into (`adopt`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import {
+  mkdir,
+  open,
+  opendir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { writeSyncedFile } from '../core/synced-file.ts';
 import { assertValidKey, assertValidPrefix } from './keys.ts';
-import type { FileStore, ListedFile, StoredFileInfo } from './types.ts';
+import type { ByteRange, FileStore, ListedFile, StoredFileInfo } from './types.ts';
 
 const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
@@ -30,8 +44,13 @@ export class FolderFileStore implements FileStore {
   readonly kind = 'folder' as const;
   private readonly root: string;
 
+  /** A dot-name: never a key, never listed, never swept as an orphan key. */
+  readonly stagingDir: string;
+
   constructor(rootDir: string) {
     this.root = resolve(rootDir);
+    // Created by whoever writes into it first (a render process), not here: no I/O at construction.
+    this.stagingDir = join(this.root, '.staging');
   }
 
   private paths(key: string): Paths {
@@ -43,22 +62,60 @@ export class FolderFileStore implements FileStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredFileInfo> {
     const { data, meta } = this.paths(key);
     await mkdir(dirname(data), { recursive: true });
-    // Both written and synced side by side (one sync's wait, not two); then the sidecar is renamed
-    // into place first: whenever the data file exists its sidecar does too (delete reverses the order).
+    // Both written and synced side by side (one sync's wait, not two).
     const written = await Promise.allSettled([
-      writeSynced(meta, JSON.stringify({ contentType })),
+      writeSidecar(meta, data, contentType),
       writeSynced(data, bytes),
     ]);
-    const temps = written.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const temps = written.flatMap((result) =>
+      result.status === 'fulfilled' && result.value ? [result.value] : [],
+    );
     try {
       for (const result of written) if (result.status === 'rejected') throw result.reason;
-      await rename(temps[0] as string, meta);
-      await rename(temps[1] as string, data);
+      const [sidecar, file] = written.map((result) => (result.status === 'fulfilled' ? result.value : null));
+      await placeSidecar(sidecar ?? null, meta);
+      await rename(file as string, data);
     } catch (error) {
       await Promise.all(temps.map((temp) => rm(temp, { force: true })));
       throw error;
     }
     return { key, byteSize: bytes.byteLength, contentType };
+  }
+
+  async adopt(key: string, stagedPath: string, contentType: string): Promise<StoredFileInfo> {
+    try {
+      if (dirname(resolve(stagedPath)) !== this.stagingDir)
+        throw new Error(`not a staged file of this store: ${basename(stagedPath)}`);
+      const { data, meta } = this.paths(key);
+      const { size } = await stat(stagedPath);
+      await mkdir(dirname(data), { recursive: true });
+      const sidecar = await writeSidecar(meta, data, contentType);
+      try {
+        await placeSidecar(sidecar, meta);
+        await rename(stagedPath, data);
+      } catch (error) {
+        if (sidecar) await rm(sidecar, { force: true });
+        throw error;
+      }
+      return { key, byteSize: size, contentType };
+    } finally {
+      await rm(stagedPath, { force: true });
+    }
+  }
+
+  async sweepStaged(before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.stagingDir).catch(() => [] as string[])) {
+      const path = join(this.stagingDir, name);
+      try {
+        if ((await stat(path)).mtime >= before) continue;
+        await rm(path, { force: true });
+        removed++;
+      } catch (error) {
+        if (!isAbsent(error)) throw error; // adopted meanwhile
+      }
+    }
+    return removed;
   }
 
   async get(key: string): Promise<{ bytes: Buffer; contentType: string; byteSize: number } | null> {
@@ -70,11 +127,12 @@ export class FolderFileStore implements FileStore {
       if (isAbsent(error)) return null;
       throw error;
     }
-    return { bytes, contentType: await readContentType(meta), byteSize: bytes.byteLength };
+    return { bytes, contentType: await readContentType(meta, data), byteSize: bytes.byteLength };
   }
 
   async getStream(
     key: string,
+    range?: ByteRange,
   ): Promise<{ stream: NodeJS.ReadableStream; contentType: string; byteSize: number } | null> {
     const { data, meta } = this.paths(key);
     // Open first and size the open handle: a concurrent overwrite renames a new inode into place,
@@ -92,8 +150,14 @@ export class FolderFileStore implements FileStore {
         await handle.close();
         return null;
       }
-      const contentType = await readContentType(meta);
-      return { stream: handle.createReadStream(), contentType, byteSize: info.size };
+      const contentType = await readContentType(meta, data);
+      if (range && range.start >= info.size) {
+        await handle.close();
+        return { stream: Readable.from([]), contentType, byteSize: info.size };
+      }
+      // The stream reads from `start` and stops at `end`: nothing outside the range is read.
+      const bounds = range && { start: range.start, end: Math.min(range.end, info.size - 1) };
+      return { stream: handle.createReadStream(bounds), contentType, byteSize: info.size };
     } catch (error) {
       await handle.close();
       throw error;
@@ -105,7 +169,7 @@ export class FolderFileStore implements FileStore {
     try {
       const info = await stat(data);
       if (!info.isFile()) return null;
-      return { key, byteSize: info.size, contentType: await readContentType(meta) };
+      return { key, byteSize: info.size, contentType: await readContentType(meta, data) };
     } catch (error) {
       if (isAbsent(error)) return null;
       throw error;
@@ -166,36 +230,59 @@ export class FolderFileStore implements FileStore {
   async close(): Promise<void> {}
 }
 
-async function readContentType(metaPath: string): Promise<string> {
+/**
+ * The content types file names imply. A file stored with the type its name implies has no sidecar:
+ * one file, one disk sync and one rename fewer for every render (renders are named by their
+ * format). A sidecar, when there is one, wins.
+ */
+const IMPLIED_TYPES: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+};
+
+const impliedType = (dataPath: string): string | undefined =>
+  IMPLIED_TYPES[extname(dataPath).slice(1).toLowerCase()];
+
+/** Writes the sidecar's temp file (synced) unless the name implies the type: its temp path, or null. */
+async function writeSidecar(metaPath: string, dataPath: string, contentType: string): Promise<string | null> {
+  if (impliedType(dataPath) === contentType) return null;
+  return writeSynced(metaPath, JSON.stringify({ contentType }));
+}
+
+/**
+ * Renames a written sidecar into place, or removes the one an earlier file at the key left (its
+ * type would win over the name's). Done before the data file is renamed: whenever the data file
+ * exists, the sidecar it needs does too (delete reverses the order).
+ */
+async function placeSidecar(temp: string | null, metaPath: string): Promise<void> {
+  if (temp) await rename(temp, metaPath);
+  else await rm(metaPath, { force: true });
+}
+
+async function readContentType(metaPath: string, dataPath: string): Promise<string> {
+  const fallback = impliedType(dataPath) ?? FALLBACK_CONTENT_TYPE;
   try {
     const parsed: unknown = JSON.parse(await readFile(metaPath, 'utf8'));
     if (parsed && typeof parsed === 'object' && 'contentType' in parsed) {
       const { contentType } = parsed;
       if (typeof contentType === 'string' && contentType !== '') return contentType;
     }
-    return FALLBACK_CONTENT_TYPE;
+    return fallback;
   } catch (error) {
-    if (isAbsent(error) || error instanceof SyntaxError) return FALLBACK_CONTENT_TYPE;
+    if (isAbsent(error) || error instanceof SyntaxError) return fallback;
     throw error;
   }
 }
 
-/** Write to a unique temp file in the target's directory, flush it to disk, then rename over. */
 /** Writes a temp file beside `target` and syncs it; the caller renames it into place. */
 async function writeSynced(target: string, contents: Uint8Array | string): Promise<string> {
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx');
-  try {
-    try {
-      await handle.writeFile(contents);
-      // fsync before rename: otherwise a power loss can leave the new name pointing at no data.
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    return temp;
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeSyncedFile(temp, contents);
+  return temp;
 }

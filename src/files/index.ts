@@ -4,12 +4,12 @@
  */
 import { join } from 'node:path';
 import { FolderFileStore } from './folder.ts';
-import { S3FileStore } from './s3.ts';
 import type { FileStore, FileStoreConfig } from './types.ts';
 
 export { FolderFileStore } from './folder.ts';
 export { assertValidKey } from './keys.ts';
-export { S3FileStore } from './s3.ts';
+// A type only: s3.ts (and the AWS SDK) is imported by createFileStore when S3 is configured.
+export type { S3FileStore } from './s3.ts';
 export type { FileStore, FileStoreConfig, S3FileStoreOptions, StoredFileInfo } from './types.ts';
 
 /** The folder store's root inside the data directory; the embedded database lives beside it. */
@@ -17,7 +17,12 @@ export function folderRoot(dataDir: string): string {
   return join(dataDir, 'files');
 }
 
-export function createFileStore(config: FileStoreConfig): FileStore {
-  if (config.s3) return new S3FileStore(config.s3);
+export async function createFileStore(config: FileStoreConfig): Promise<FileStore> {
+  if (config.s3) {
+    // Imported only when configured: the AWS SDK is the largest import a folder store never uses
+    // (docs/performance.md).
+    const { S3FileStore } = await import('./s3.ts');
+    return new S3FileStore(config.s3);
+  }
   return new FolderFileStore(folderRoot(config.dataDir));
 }

@@ -3,6 +3,7 @@
  * can serve one deployment. Keys map one to one to object keys under an optional prefix; the
  * content type is the object's own Content-Type.
  */
+import { readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -15,7 +16,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { assertValidKey, assertValidPrefix, isValidKey, normalisePrefix } from './keys.ts';
-import type { FileStore, ListedFile, S3FileStoreOptions, StoredFileInfo } from './types.ts';
+import type { ByteRange, FileStore, ListedFile, S3FileStoreOptions, StoredFileInfo } from './types.ts';
 
 const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
@@ -23,6 +24,20 @@ const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 function isMissingObject(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return error.name === 'NoSuchKey' || error.name === 'NotFound';
+}
+
+const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
+
+/**
+ * The whole object's size from a ranged GET's `Content-Range: bytes a-b/size`, or null unless it
+ * answers exactly the range asked (its end clamped to the last byte). Some S3-compatible servers
+ * ignore a Range or misread one (s3rver takes `bytes=0-0` for the whole object).
+ */
+function servedRangeSize(contentRange: string | undefined, range: ByteRange): number | null {
+  const match = CONTENT_RANGE.exec(contentRange ?? '');
+  if (!match) return null;
+  const [start, end, size] = match.slice(1).map(Number) as [number, number, number];
+  return start === range.start && end === Math.min(range.end, size - 1) ? size : null;
 }
 
 export function s3ClientConfig(options: S3FileStoreOptions): S3ClientConfig {
@@ -73,6 +88,22 @@ export class S3FileStore implements FileStore {
     return { key, byteSize: bytes.byteLength, contentType };
   }
 
+  /** Renders send their bytes to an S3 store: nobody stages files for it. */
+  readonly stagingDir = null;
+
+  /** Uploads a local file (a caller's own staging) and removes it. */
+  async adopt(key: string, stagedPath: string, contentType: string): Promise<StoredFileInfo> {
+    try {
+      return await this.put(key, await readFile(stagedPath), contentType);
+    } finally {
+      await rm(stagedPath, { force: true });
+    }
+  }
+
+  async sweepStaged(): Promise<number> {
+    return 0;
+  }
+
   async get(key: string): Promise<{ bytes: Buffer; contentType: string; byteSize: number } | null> {
     const found = await this.getObject(key);
     if (!found) return null;
@@ -82,8 +113,17 @@ export class S3FileStore implements FileStore {
 
   async getStream(
     key: string,
+    range?: ByteRange,
   ): Promise<{ stream: NodeJS.ReadableStream; contentType: string; byteSize: number } | null> {
-    const found = await this.getObject(key);
+    let found: Awaited<ReturnType<S3FileStore['getObject']>>;
+    try {
+      found = await this.getObject(key, range);
+    } catch (error) {
+      // S3 refuses a range that starts past the end (416 InvalidRange); the contract streams nothing.
+      if (!(range && error instanceof Error && error.name === 'InvalidRange')) throw error;
+      const info = await this.head(key);
+      return info && { stream: Readable.from([]), contentType: info.contentType, byteSize: info.byteSize };
+    }
     if (!found) return null;
     const { body } = found;
     if (!(body instanceof Readable)) {
@@ -92,15 +132,29 @@ export class S3FileStore implements FileStore {
     return { stream: body, contentType: found.contentType, byteSize: found.byteSize };
   }
 
-  private async getObject(key: string) {
+  private async getObject(key: string, range?: ByteRange) {
     const objectKey = this.objectKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          Range: range && `bytes=${range.start}-${range.end}`,
+        }),
+      );
       if (!out.Body) throw new Error(`S3 returned no body for ${objectKey}`);
+      const byteSize = range ? servedRangeSize(out.ContentRange, range) : out.ContentLength;
+      if (byteSize === null) {
+        // Wrong bytes would play as a corrupt video: better a failed request than a silent mix-up.
+        if (out.Body instanceof Readable) out.Body.destroy();
+        throw new Error(
+          `S3 answered Content-Range ${out.ContentRange} to bytes=${range?.start}-${range?.end}`,
+        );
+      }
       return {
         body: out.Body,
         contentType: out.ContentType || FALLBACK_CONTENT_TYPE,
-        byteSize: out.ContentLength ?? 0,
+        byteSize: byteSize ?? 0,
       };
     } catch (error) {
       if (isMissingObject(error)) return null;

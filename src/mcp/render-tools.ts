@@ -7,7 +7,12 @@ import { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import { MAX_ROWS } from '../batches/index.ts';
 import { AppError } from '../core/errors.ts';
-import { rateLimitKeyOf, renderRequestSchema } from '../renders/index.ts';
+import {
+  rateLimitKeyOf,
+  renderFormatSchema,
+  renderOptionShape,
+  renderRequestSchema,
+} from '../renders/index.ts';
 import {
   json,
   parsed,
@@ -19,6 +24,8 @@ import {
 
 /** An image this small or smaller comes back inline as image content. */
 export const MAX_INLINE_IMAGE_BYTES = 1024 * 1024;
+/** Formats a client can show as image content (a GIF shows as an image; MP4 and WebM are not images). */
+const INLINE_FORMATS: ReadonlySet<string> = new Set(['png', 'jpeg', 'gif']);
 
 const renderArgs = z.object({ templateId, ...renderRequestSchema.shape }).strict();
 const batchArgs = z
@@ -29,9 +36,8 @@ const batchArgs = z
       .min(1)
       .max(MAX_ROWS)
       .describe('One object of variables per file, e.g. [{"headline": "Paris"}, {"headline": "Lyon"}]'),
-    format: z.enum(['png', 'jpeg', 'pdf']).default('png'),
-    scale: renderRequestSchema.shape.scale,
-    quality: renderRequestSchema.shape.quality,
+    format: renderFormatSchema.default('png'),
+    ...renderOptionShape,
     pageId: renderRequestSchema.shape.pageId,
     allPages: renderRequestSchema.shape.allPages,
   })
@@ -46,12 +52,13 @@ async function takeRateToken(principal: Principal, services: ToolServices): Prom
     throw new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: decision.retryAfterSeconds });
 }
 
-/** The bytes of a render's file, for inline image content; null when too big or not raster. */
+/** The bytes of a render's file, for inline image content; null when too big or not an image. */
 async function inlineImage(
   services: ToolServices,
   result: { url: string | null; format: string; byteSize: number },
 ): Promise<ToolContent | null> {
-  if (result.format === 'pdf' || result.url === null || result.byteSize > MAX_INLINE_IMAGE_BYTES) return null;
+  if (!INLINE_FORMATS.has(result.format) || result.url === null || result.byteSize > MAX_INLINE_IMAGE_BYTES)
+    return null;
   const prefix = `${services.baseUrl}/files/`;
   if (!result.url.startsWith(prefix)) return null;
   const file = await services.files.get(result.url.slice(prefix.length));
@@ -64,7 +71,7 @@ export const RENDER_TOOLS: ToolDefinition[] = [
     name: 'render_template',
     title: 'Render a template',
     description:
-      'Renders the draft to PNG, JPEG or PDF with variables filled in; one credit per file, an identical repeat is free. The result has the file URL; a PNG or JPEG up to 1 MB also comes back as an image. With `async: true` it answers at once with the render id and `status: pending`: follow it with get_render.',
+      'Renders the draft to PNG, JPEG or PDF, or to a video (mp4, webm, gif: the page animated, or with `allPages` every page in order as scenes) with variables filled in. One credit per file: a video is one file however many pages it plays; `allPages` in PNG or JPEG is one file (and credit) per page. An identical repeat is free; a failed render is refunded. The result has the file URL (and `durationMs`, `frames` for a video); a PNG, JPEG or GIF up to 1 MB also comes back as an image. With `async: true` it answers at once with the render id and `status: pending`: follow it with get_render. A video too long to wait for must use `async: true` (the error says so).',
     scope: 'render:write',
     inputSchema: renderArgs.shape,
     call: async (principal, args, services) => {
@@ -91,7 +98,7 @@ export const RENDER_TOOLS: ToolDefinition[] = [
   {
     name: 'render_batch',
     title: 'Render a batch',
-    description: `Renders a template once per row of variables (up to ${MAX_ROWS} rows), in the background. One credit per file; identical rows are free; a batch the balance cannot pay in full is refused, charging nothing; a bad row fails alone. Answers the batch id and progress: follow it with get_batch, whose rows carry each file URL or error.`,
+    description: `Renders a template once per row of variables (up to ${MAX_ROWS} rows), in the background, in any render format (a video row is one file). One credit per file; identical rows are free; a batch the balance cannot pay in full is refused, charging nothing; a bad row fails alone. Answers the batch id and progress: follow it with get_batch, whose rows carry each file URL or error.`,
     scope: 'render:write',
     inputSchema: batchArgs.shape,
     call: async (principal, args, services) => {

@@ -22,7 +22,7 @@ import { TOOLS, type ToolDefinition, type ToolServices, toolByName } from './too
 export const SERVER_INFO = { name: 'platen', title: 'Platen', version: '1.0.0' };
 
 /** JSON Schema (2020-12, what MCP 2025-11-25 assumes) of a tool's arguments, as a client sends them. */
-function inputJsonSchema(tool: ToolDefinition): { type: 'object'; [key: string]: unknown } {
+export function inputJsonSchema(tool: ToolDefinition): { type: 'object'; [key: string]: unknown } {
   const schema = z.toJSONSchema(z.object(tool.inputSchema).strict(), { io: 'input' }) as Record<
     string,
     unknown
@@ -44,7 +44,7 @@ export function buildMcpServer(principal: Principal, services: ToolServices, log
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
-      'Platen renders design templates to PNG, JPEG or PDF. List or create templates, then render_template with `modifications` to fill in variables. Each rendered file costs one credit; get_workspace shows the balance.',
+      'Platen renders design templates to PNG, JPEG or PDF, and animated ones to MP4, WebM or GIF. List or create templates, then render_template with `modifications` to fill in variables. Each rendered file costs one credit; get_workspace shows the balance.',
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOLS.map((tool) => ({

@@ -30,6 +30,7 @@ export interface ToolDefinition {
   description: string;
   /** The scope the tool needs; null: any valid token of the workspace. */
   scope: Scope | null;
+  /** What tools/list shows, as JSON Schema; `call` parses its arguments with its own schemas. */
   inputSchema: z.ZodRawShape;
   call(principal: Principal, args: Record<string, unknown>, services: ToolServices): Promise<ToolContent[]>;
 }

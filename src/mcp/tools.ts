@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { createTemplateBody } from '../templates/schemas.ts';
+import { designDocumentToolSchema } from './document-schema.ts';
 import { RENDER_TOOLS } from './render-tools.ts';
 import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
 
@@ -16,9 +17,8 @@ const paging = {
   limit: z.number().int().min(1).max(100).default(20).describe('Items per page (1-100)'),
   cursor: z.string().min(1).max(500).optional().describe('`nextCursor` of the previous page'),
 };
-const documentArg = z
-  .record(z.string(), z.unknown())
-  .describe('A design document (see docs/design-document.md); validated like the API does');
+/** How a document argument is read: as any object, so the template service validates it with exact paths. */
+const documentArg = z.record(z.string(), z.unknown());
 
 export const TOOLS: ToolDefinition[] = [
   {
@@ -45,11 +45,12 @@ export const TOOLS: ToolDefinition[] = [
   {
     name: 'create_template',
     title: 'Create a template',
-    description: 'Creates a template from a design document, or a blank page of width × height design units.',
+    description:
+      'Creates a template from a design document (see the `document` schema and its example), or a blank page of width × height design units.',
     scope: 'template:write',
     inputSchema: {
       name: z.string().min(1).max(200),
-      document: documentArg.optional(),
+      document: designDocumentToolSchema.optional(),
       width: z.number().int().min(1).max(10000).optional().describe('Blank page width, without document'),
       height: z.number().int().min(1).max(10000).optional().describe('Blank page height, without document'),
     },
@@ -65,7 +66,7 @@ export const TOOLS: ToolDefinition[] = [
     scope: 'template:write',
     inputSchema: {
       templateId,
-      document: documentArg.optional(),
+      document: designDocumentToolSchema.optional(),
       name: z.string().min(1).max(200).optional(),
       ifRevision: z.number().int().min(1).optional().describe('The revision you last read'),
     },

@@ -6,12 +6,12 @@
  */
 import { assertPerMinute } from './bucket.ts';
 import { MemoryRateLimiter } from './memory.ts';
-import { RedisRateLimiter } from './redis.ts';
 import type { RateLimiter, RateLimitWarn } from './types.ts';
 
 export { rateLimitHeaders } from './headers.ts';
 export { MemoryRateLimiter, type MemoryRateLimiterOptions } from './memory.ts';
-export { DEFAULT_KEY_PREFIX, RedisRateLimiter, type RedisRateLimiterOptions } from './redis.ts';
+// Types only: redis.ts (and ioredis) is imported by createRateLimiter when a Redis URL is given.
+export type { RedisRateLimiter, RedisRateLimiterOptions } from './redis.ts';
 export type { RateDecision, RateLimiter, RateLimitWarn } from './types.ts';
 
 export interface CreateRateLimiterOptions {
@@ -23,11 +23,13 @@ export interface CreateRateLimiterOptions {
 }
 
 /** Null when `perMinute` is 0: the limit is off and callers skip limiting and headers alike. */
-export function createRateLimiter(opts: CreateRateLimiterOptions): RateLimiter | null {
+export async function createRateLimiter(opts: CreateRateLimiterOptions): Promise<RateLimiter | null> {
   assertPerMinute(opts.perMinute);
   if (opts.perMinute === 0) return null;
   if (opts.redisUrl) {
     const { perMinute, redisUrl, keyPrefix, warn } = opts;
+    // Imported only with a Redis URL: the in-memory default never loads ioredis (docs/performance.md).
+    const { RedisRateLimiter } = await import('./redis.ts');
     return new RedisRateLimiter({ perMinute, redisUrl, keyPrefix, warn });
   }
   return new MemoryRateLimiter({ perMinute: opts.perMinute });

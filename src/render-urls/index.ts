@@ -1,6 +1,7 @@
 /**
- * Signed render URLs: URL-signing secrets (operator API) and `GET /v1/templates/:id/image.{png,jpeg,pdf}`,
- * whose signature (auth/url-signature.ts, verified by the signedUrl authenticator) is the credential.
+ * Signed render URLs: URL-signing secrets (operator API) and
+ * `GET /v1/templates/:id/image.{png,jpeg,pdf,mp4,webm,gif}`, whose signature (auth/url-signature.ts,
+ * verified by the signedUrl authenticator) is the credential.
  */
 import type { Feature } from '../http/context.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';

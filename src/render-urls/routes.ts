@@ -1,5 +1,5 @@
 /**
- * `GET /v1/templates/:id/image.{png,jpeg,pdf}` (the signed URL is the credential) and the operator
+ * `GET /v1/templates/:id/image.{png,jpeg,pdf,mp4,webm,gif}` (the signed URL is the credential) and the operator
  * API for URL-signing secrets. Each handler is one call to the RenderUrlService.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -8,8 +8,13 @@ import { z } from 'zod';
 import { principalOf, requirePrincipal } from '../auth/index.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
-import { perCallerRateLimit } from '../renders/index.ts';
-import type { ImageFormat, RenderUrlService } from './service.ts';
+import {
+  isVideoRenderFormat,
+  perCallerRateLimit,
+  RENDER_FORMATS,
+  RENDER_MIME_TYPES,
+} from '../renders/index.ts';
+import type { RenderUrlService } from './service.ts';
 
 export const renderUrlsTag: OpenApiTag = {
   name: 'render URLs',
@@ -25,7 +30,8 @@ export const urlSecretsTag: OpenApiTag = {
     'of a workspace: create, list, rotate (the previous secret verifies for a grace period), cap, revoke.',
 };
 
-const FORMATS: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', pdf: 'application/pdf' };
+/** `renderTemplateBySignedUrlPng`, …Mp4: one operation a format, each with its file's media type. */
+const operationName = (format: string) => `${format[0]?.toUpperCase()}${format.slice(1)}`;
 const idParams = z.object({ id: z.string().max(200) });
 const imageQuery = z
   .object({
@@ -34,8 +40,14 @@ const imageQuery = z
       .describe('Hex HMAC-SHA256 of the canonical request (path, `?`, sorted query without `sig`)'),
     exp: z.string().optional().describe('Unix time in seconds after which the URL answers 403 URL_EXPIRED'),
     pageId: z.string().optional().describe('The page to render (default: the active page)'),
-    scale: z.string().optional().describe('Raster only: 1-4'),
-    quality: z.string().optional().describe('JPEG only: 1-100'),
+    scale: z.string().optional().describe('Raster and video: 1-4'),
+    quality: z.string().optional().describe('JPEG and video: 1-100'),
+    fps: z.string().optional().describe('Video only: frames per second, 1-60 (default 30; gif 15)'),
+    dither: z.string().optional().describe('GIF only: `true` (default) or `false`'),
+    timeMs: z
+      .string()
+      .optional()
+      .describe('png, jpeg and pdf only: the time into an animated page drawn, in ms'),
   })
   .catchall(z.string().max(10_000).describe('Any other name: a template variable and its value'));
 
@@ -64,22 +76,28 @@ const createBody = z
 export function renderUrlRoutes(service: RenderUrlService, limiter: RateLimiter | null) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    for (const format of Object.keys(FORMATS) as ImageFormat[]) {
+    for (const format of RENDER_FORMATS) {
+      const mimeType = RENDER_MIME_TYPES[format];
+      const video = isVideoRenderFormat(format);
       app.get(
         `/v1/templates/:id/image.${format}`,
         {
           config: { auth: 'signedUrl', scope: 'render:write' },
           onRequest: perCallerRateLimit(limiter),
           schema: operation({
-            id: `renderTemplateBySignedUrl${format === 'png' ? 'Png' : format === 'jpeg' ? 'Jpeg' : 'Pdf'}`,
+            id: `renderTemplateBySignedUrl${operationName(format)}`,
             summary: `Render a template to ${format.toUpperCase()} from a signed URL`,
             description:
               'The first render of a URL is charged one credit; the same URL again is free and served ' +
-              'from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE.',
+              'from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE.' +
+              (video
+                ? ' A video is rendered while the request waits: one too long for that answers 400 ' +
+                  '(render it through the API with `async: true`).'
+                : ''),
             tag: renderUrlsTag,
             params: idParams,
             querystring: imageQuery,
-            rawResponse: { [FORMATS[format]]: { schema: { type: 'string', format: 'binary' } } },
+            rawResponse: { [mimeType]: { schema: { type: 'string', format: 'binary' } } },
             response: { 304: z.null() },
             errors: [400, 402, 403, 404, 413, 422, 429, 503],
           }),

@@ -1,6 +1,7 @@
 /**
  * Signed render URLs: the operator's URL-signing secrets (create, list, rotate with a grace for the
- * previous one, a render cap, revoke), and serving `GET /v1/templates/:id/image.{png,jpeg,pdf}`:
+ * previous one, a render cap, revoke), and serving
+ * `GET /v1/templates/:id/image.{png,jpeg,pdf,mp4,webm,gif}`:
  * the URL's parameters become a render request for the one render service, so credits, identical
  * renders and limits are the render route's; the file is then streamed from the file store, with an
  * ETag (the render's id: an identical URL is the same file) for CDNs and browsers.
@@ -11,16 +12,36 @@ import { assertManages, manages, type Principal } from '../auth/index.ts';
 import { AppError, validationFailed } from '../core/errors.ts';
 import { fromZodIssues } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
-import { fileKeyOf, type RenderQuota, type RenderService, renderRequestSchema } from '../renders/index.ts';
+import {
+  fileKeyOf,
+  type RenderFormat,
+  type RenderQuota,
+  type RenderService,
+  renderRequestSchema,
+} from '../renders/index.ts';
 import type { Store } from '../store/index.ts';
 import type { UrlSecretRecord, UrlSecretWithKey } from '../store/url-secrets.ts';
 
-/** Query parameters that are render options or the signature's own, never template variables. */
-export const RESERVED_PARAMETERS = ['sig', 'exp', 'pageId', 'scale', 'quality'] as const;
+/**
+ * Query parameters that are render options or the signature's own, never template variables. The
+ * same for every format (an option a format ignores is still an option), so a URL's variables do
+ * not depend on its extension.
+ */
+export const RESERVED_PARAMETERS = [
+  'sig',
+  'exp',
+  'pageId',
+  'scale',
+  'quality',
+  'fps',
+  'dither',
+  'timeMs',
+] as const;
 const ONE_YEAR_SECONDS = 365 * 86_400;
 const newSecret = () => `urlsec_${randomBytes(32).toString('base64url')}`;
 
-export type ImageFormat = 'png' | 'jpeg' | 'pdf';
+/** Every render format has its URL: `image.png` … `image.mp4`, `image.webm`, `image.gif`. */
+export type ImageFormat = RenderFormat;
 export type Query = Record<string, string | string[] | undefined>;
 
 export type ImageAnswer =
@@ -166,16 +187,22 @@ export function renderRequestOf(
     if (Array.isArray(value)) throw validationFailed([{ path: name, message: 'given more than once' }]);
     if (value !== undefined) single[name] = value;
   }
-  const { pageId, scale, quality } = single;
+  const { pageId, scale, quality, fps, dither, timeMs } = single;
   const modifications = Object.fromEntries(
     Object.entries(single).filter(([name]) => !(RESERVED_PARAMETERS as readonly string[]).includes(name)),
   );
+  const number = (value: string) => (value.trim() === '' ? Number.NaN : Number(value));
+  // Anything but `true` or `false` stays a string, which the schema refuses with the parameter's name.
+  const flag = (value: string) => (value === 'true' ? true : value === 'false' ? false : value);
   const parsed = renderRequestSchema.safeParse({
     format,
     modifications,
     ...(pageId !== undefined ? { pageId } : {}),
-    ...(scale !== undefined ? { scale: Number(scale) } : {}),
-    ...(quality !== undefined ? { quality: Number(quality) } : {}),
+    ...(scale !== undefined ? { scale: number(scale) } : {}),
+    ...(quality !== undefined ? { quality: number(quality) } : {}),
+    ...(fps !== undefined ? { fps: number(fps) } : {}),
+    ...(dither !== undefined ? { dither: flag(dither) } : {}),
+    ...(timeMs !== undefined ? { timeMs: number(timeMs) } : {}),
   });
   if (!parsed.success) throw validationFailed(fromZodIssues(parsed.error.issues));
   return parsed.data;

@@ -115,7 +115,15 @@ export class BackgroundRenders {
       createdAt: queued.createdAt,
     };
     await this.deps.service
-      .execute(principal, job.plan, queued.id, balanceAfter, queued.createdAt, this.deps.outcome?.(facts))
+      .execute(
+        principal,
+        job.plan,
+        queued.id,
+        balanceAfter,
+        queued.createdAt,
+        this.deps.outcome?.(facts),
+        true,
+      )
       .catch(() => {});
     await this.deps.finished?.(queued.id);
   }

@@ -11,7 +11,8 @@ import { renderRoutes, rendersTag } from './routes.ts';
 import type { RenderService } from './service.ts';
 
 export { BackgroundRenders } from './background.ts';
-export { BullRenderQueue } from './bullmq-queue.ts';
+// A type only: the module (bullmq, ioredis) is imported by createRenderQueue when configured.
+export type { BullRenderQueue } from './bullmq-queue.ts';
 export { createRenderQueue } from './create-queue.ts';
 export { RenderHistory } from './history.ts';
 export { JobInputLoader } from './job-inputs.ts';
@@ -21,15 +22,23 @@ export { RenderQueueWorker } from './queue-worker.ts';
 export { atBase, fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
+  isVideoRenderFormat,
+  RENDER_FORMATS,
+  type RenderFormat,
   type RenderJobView,
   type RenderRequest,
   type RenderResponse,
   type RenderResult,
+  renderFormatSchema,
   renderJobSchema,
+  renderOptionShape,
   renderRequestSchema,
   renderResponseSchema,
+  STILL_FORMATS,
+  VIDEO_FORMATS,
+  type VideoRenderFormat,
 } from './schemas.ts';
-export { type RenderQuota, RenderService } from './service.ts';
+export { EXTENSIONS, RENDER_MIME_TYPES, type RenderQuota, RenderService } from './service.ts';
 
 export function rendersFeature(
   renders: RenderService,

@@ -142,6 +142,9 @@ export class RenderMaintenance {
       return new Set([...outputs, ...thumbnails]);
     });
     deleted += await this.sweepPrefix('assets/', before, (keys) => store.assets.referencedFileKeys(keys));
+    // Files a render process wrote for a render that never took them (killed mid-write, or the
+    // service stopped before moving them into place).
+    deleted += await this.options.files.sweepStaged(new Date(before));
     if (deleted) this.options.logger.info({ deleted }, 'removed stored files that no record references');
     return deleted;
   }

@@ -13,7 +13,8 @@ import type { RenderService } from './service.ts';
 export const rendersTag: OpenApiTag = {
   name: 'renders',
   description:
-    'Rendering a template to PNG, JPEG or PDF: one credit per file; an identical repeat is free. ' +
+    'Rendering a template to PNG, JPEG or PDF, or to a video (MP4, WebM, GIF): one credit per file ' +
+    '(a video is one file, however many pages it plays); an identical repeat is free. ' +
     'Render responses carry `RateLimit-*` headers.',
 };
 const tag = rendersTag;
@@ -84,12 +85,15 @@ export function renderRoutes(
         },
         schema: operation({
           id: 'renderTemplate',
-          summary: "Render a template's draft to PNG, JPEG or PDF",
+          summary: "Render a template's draft to PNG, JPEG, PDF, MP4, WebM or GIF",
           description:
             'One credit per file. A request identical to an earlier one (same draft, modifications, ' +
             '`idempotencyKey`, format, pages and options) answers the earlier result with ' +
             '`credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With ' +
-            '`async: true` it answers 202 at once and renders in the background.',
+            '`async: true` it answers 202 at once and renders in the background. A video (`mp4`, ' +
+            '`webm`, `gif`) is one file of the selected page, or with `allPages` of every page as ' +
+            'scenes, and its result adds `durationMs` and `frames`; a video too long to render while ' +
+            'the request waits answers 400 asking for `async: true`.',
           tag,
           params: idParams,
           body: renderRequestSchema,

@@ -1,36 +1,118 @@
-/** Payloads of the render routes: the spec's request fields plus the contract's `scale` and `quality`. */
+/**
+ * Payloads of the render routes: the spec's request fields plus the contract's `scale` and
+ * `quality`, and Motion's video formats (`mp4`, `webm`, `gif`) with `fps` and `dither`, and
+ * `timeMs` for stills of animated pages.
+ */
 import { z } from 'zod';
-import { modificationsSchema } from '../design/index.ts';
+import { modificationsSchema, motionBounds } from '../design/index.ts';
+
+/** Still formats: a file per page for png/jpeg (one PDF for every page). */
+export const STILL_FORMATS = ['png', 'jpeg', 'pdf'] as const;
+/** Video formats: one file holding the selected page, or every page as scenes, whatever their number. */
+export const VIDEO_FORMATS = ['mp4', 'webm', 'gif'] as const;
+export const RENDER_FORMATS = [...STILL_FORMATS, ...VIDEO_FORMATS] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+export type VideoRenderFormat = (typeof VIDEO_FORMATS)[number];
+export const renderFormatSchema = z.enum(RENDER_FORMATS);
+export const isVideoRenderFormat = (format: string): format is VideoRenderFormat =>
+  (VIDEO_FORMATS as readonly string[]).includes(format);
+
+/**
+ * The render options beyond the spec's fields, one schema for the render route, batches, signed
+ * URLs and MCP. Each applies to some formats and is ignored by the others (as `scale` is by PDF),
+ * and an ignored option is not part of what makes a render identical.
+ */
+export const renderOptionShape = {
+  scale: z.number().min(1).max(4).optional().describe('Raster and video: 1-4, default 1'),
+  quality: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75)"),
+  fps: z
+    .number()
+    .int()
+    .min(1)
+    .max(60)
+    .optional()
+    .describe('mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15)'),
+  dither: z
+    .boolean()
+    .optional()
+    .describe(
+      'gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files',
+    ),
+  timeMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(motionBounds.timeMs)
+    .optional()
+    .describe(
+      'png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when ' +
+        'every `in` animation has ended, so the still looks finished)',
+    ),
+};
 
 export const renderRequestSchema = z
   .object({
-    format: z.enum(['png', 'jpeg', 'pdf']).default('png'),
+    format: renderFormatSchema
+      .default('png')
+      .describe(
+        '`png`, `jpeg`, `pdf`, or a video: `mp4` (H.264), `webm` (VP9) or `gif`. A video is one file ' +
+          '(one credit) of the selected page, or with `allPages` of every page in order as scenes',
+      ),
     modifications: modificationsSchema.optional(),
     pageId: z.string().min(1).max(64).optional(),
     allPages: z.boolean().optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
-    scale: z.number().min(1).max(4).optional().describe('Raster only; 1-4, default 1'),
-    quality: z.number().int().min(1).max(100).optional().describe('JPEG only; 1-100, default 90'),
+    ...renderOptionShape,
     async: z
       .boolean()
       .optional()
       .describe(
         'Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the ' +
-          '`render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted.',
+          '`render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. ' +
+          'Needed for a video too long to render while the request waits (400 says so).',
       ),
   })
   .strict()
   .meta({
     'x-examples': {
       png: {
-        summary: 'A PNG with variables filled in',
+        summary: 'A PNG with variables filled in, the badge hidden and the button recoloured',
         value: {
           format: 'png',
-          modifications: { headline: 'Summer sale', photo: 'asset:ast_4kQ9dXw2LmPz7RtYb1NcVe' },
+          modifications: {
+            headline: 'Summer sale',
+            photo: 'asset:ast_4kQ9dXw2LmPz7RtYb1NcVe',
+            'badge.visible': 'false',
+            'button.fill': '#2f6fdf',
+          },
           idempotencyKey: 'order-1042',
         },
       },
       allPages: { summary: 'Every page, one PNG each', value: { format: 'png', allPages: true } },
+      video: {
+        summary: 'An MP4 of every page as scenes, in the background (one file, one credit)',
+        value: {
+          format: 'mp4',
+          allPages: true,
+          fps: 30,
+          modifications: { headline: 'Summer sale' },
+          async: true,
+        },
+      },
+      gif: {
+        summary: 'A GIF of the active page at 15 frames a second',
+        value: { format: 'gif', fps: 15, dither: true },
+      },
+      still: {
+        summary: 'A PNG of an animated page 400 ms in, mid-animation',
+        value: { format: 'png', timeMs: 400 },
+      },
     },
   });
 
@@ -40,11 +122,13 @@ export const renderResultSchema = z
   .object({
     id: z.string(),
     templateId: z.string(),
-    format: z.enum(['png', 'jpeg', 'pdf']),
+    format: renderFormatSchema,
     url: z.string().nullable(),
     byteSize: z.number().int(),
     width: z.number().int(),
     height: z.number().int(),
+    durationMs: z.number().int().optional().describe("Video formats only: the video's length in ms"),
+    frames: z.number().int().optional().describe('Video formats only: its number of frames'),
     createdAt: z.string(),
     credits: z.object({ charged: z.number().int(), balanceAfter: z.number().int() }),
     expired: z.boolean().optional(),
@@ -52,6 +136,20 @@ export const renderResultSchema = z
   .meta({ id: 'RenderResult' });
 
 export type RenderResult = z.infer<typeof renderResultSchema>;
+
+const exampleVideo = {
+  id: 'rnd_2Fq8Lm4XcVn7RtZb1KdWp9',
+  templateId: 'tpl_3Jd8Wn5QpZr1YkVc6MxBt2',
+  format: 'mp4',
+  url: 'https://platen.example.com/files/renders/ws_9Fh2Lq7TcVx3NbRz5KdMw1/Hs3Vb9Nq1Xe5Tc7Lz2Md/rnd_2Fq8Lm4XcVn7RtZb1KdWp9.mp4',
+  byteSize: 812403,
+  width: 1080,
+  height: 1080,
+  durationMs: 9500,
+  frames: 285,
+  createdAt: '2026-05-04T09:31:00.000Z',
+  credits: { charged: 1, balanceAfter: 96 },
+};
 
 const exampleResult = (n: number) => ({
   id: `rnd_7Hc2Kq9VbXe4LmTz0RsPa${n}`,
@@ -65,12 +163,13 @@ const exampleResult = (n: number) => ({
   credits: { charged: 1, balanceAfter: 97 },
 });
 
-/** One result, or `{pages}` for `allPages` with png/jpeg (one file, and one credit, per page). */
+/** One result, or `{pages}` for `allPages` with png/jpeg (one file, and one credit, per page); a video is one file. */
 export const renderResponseSchema = z
   .union([renderResultSchema, z.object({ pages: z.array(renderResultSchema) })])
   .meta({
     'x-examples': {
       result: { summary: 'One file', value: exampleResult(1) },
+      video: { summary: 'A video: one file, with its length and frame count', value: exampleVideo },
       pages: {
         summary: 'allPages with png or jpeg',
         value: { pages: [exampleResult(2), exampleResult(3)] },
@@ -86,7 +185,7 @@ export const renderJobSchema = z
     id: z.string().describe('The render id: `GET /v1/renders/{id}` follows it'),
     status: z.enum(['pending', 'done', 'failed']),
     templateId: z.string(),
-    format: z.enum(['png', 'jpeg', 'pdf']),
+    format: renderFormatSchema,
     createdAt: z.string(),
     credits: z
       .object({ charged: z.number().int(), balanceAfter: z.number().int() })

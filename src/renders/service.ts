@@ -5,6 +5,7 @@
  * the template service, credits from the credit service, for whichever principal asks.
  */
 
+import { rm } from 'node:fs/promises';
 import type { Transaction } from 'kysely';
 import {
   actorLabel,
@@ -19,20 +20,52 @@ import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import { inSpan } from '../core/tracing.ts';
 import type { CreditService } from '../credits/service.ts';
 import { applyModifications } from '../design/index.ts';
-import type { RenderPool } from '../engine/index.ts';
+import {
+  elementFailure,
+  MIME_TYPES,
+  pageBarcodeProblem,
+  type RenderedFile,
+  type RenderJob,
+  type RenderPool,
+  type StagedFile,
+} from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import type { Store } from '../store/index.ts';
 import { RenderNoLongerPending, type RenderRecord } from '../store/renders.ts';
 import type { Database } from '../store/schema.ts';
 import type { TemplateRenderMeta } from '../store/templates.ts';
 import type { TemplateService } from '../templates/index.ts';
+import { checkRenderCost, checkSynchronousVideo } from './cost-check.ts';
 import type { JobInputLoader } from './job-inputs.ts';
 import { atBase, replayed } from './results.ts';
-import type { RenderRequest, RenderResponse, RenderResult } from './schemas.ts';
+import {
+  isVideoRenderFormat,
+  type RenderFormat,
+  type RenderRequest,
+  type RenderResponse,
+  type RenderResult,
+} from './schemas.ts';
 import { type Plan, type Selection, select } from './selection.ts';
 
 const MAX_PIXELS = 50_000_000;
-const EXTENSIONS = { png: 'png', jpeg: 'jpg', pdf: 'pdf' } as const;
+export const EXTENSIONS: Record<RenderFormat, string> = {
+  png: 'png',
+  jpeg: 'jpg',
+  pdf: 'pdf',
+  mp4: 'mp4',
+  webm: 'webm',
+  gif: 'gif',
+};
+
+/** The media type of each render format's file (the engine's table, for routes that stream files). */
+export const RENDER_MIME_TYPES: Record<RenderFormat, string> = {
+  png: MIME_TYPES.png,
+  jpeg: MIME_TYPES.jpeg,
+  pdf: MIME_TYPES.pdf,
+  mp4: MIME_TYPES.mp4,
+  webm: MIME_TYPES.webm,
+  gif: MIME_TYPES.gif,
+};
 
 export interface RenderServiceDeps {
   store: Store;
@@ -44,7 +77,10 @@ export interface RenderServiceDeps {
   baseUrl: string;
   instanceId: string;
   allowPrivateUrls: boolean;
+  /** The render time limit (PLATEN_RENDER_TIMEOUT_MS): what a request may wait for a still. */
   timeoutMs: number;
+  /** A video's time limit (PLATEN_VIDEO_TIMEOUT_MS); with timeoutMs it sizes what may render synchronously. */
+  videoTimeoutMs: number;
   /** Told of every successful render (metrics): `hit` is an identical render replayed for free. */
   observe?: (render: {
     format: string;
@@ -110,6 +146,13 @@ export class RenderService {
     // Fast path: an identical earlier render is answered without reading the document.
     if (prepared.kind === 'identical') return replayed(prepared.job, prepared.balance, this.deps.baseUrl);
     const { plan } = prepared;
+    // The caller waits for this one (whatever `async` says: background renders go through
+    // BackgroundRenders.accept): a video too long for that is refused before it is charged.
+    if (isVideoRenderFormat(plan.format))
+      checkSynchronousVideo(plan.document, plan, {
+        timeoutMs: this.deps.timeoutMs,
+        videoTimeoutMs: this.deps.videoTimeoutMs,
+      });
     for (let attempt = 0; attempt < 5; attempt++) {
       // A quota is taken before the charge and given back unless a render is charged and succeeds.
       await quota?.reserve();
@@ -155,11 +198,17 @@ export class RenderService {
     request: RenderRequest,
   ): Promise<{ kind: 'identical'; job: RenderRecord; balance: number } | { kind: 'plan'; plan: Plan }> {
     const meta = await this.deps.templates.renderMeta(principal, templateId);
-    const assetScope = assetScopeOf(tenancyOf(principal));
+    const tenancy = tenancyOf(principal);
+    const assetScope = assetScopeOf(tenancy);
     const selection = select(meta, request, assetScope);
     const earlier = await this.deps.credits.findIdentical(principal.workspaceId, selection.identity);
     if (earlier) return { kind: 'identical', job: earlier.job, balance: earlier.balance };
-    return { kind: 'plan', plan: await this.plan(meta, selection, request, assetScope) };
+    const visible = (asset: { ownerUserId: string | null; embedId: string | null }) =>
+      ownsOrShared(tenancy, asset);
+    return {
+      kind: 'plan',
+      plan: await this.plan(principal.workspaceId, meta, selection, request, assetScope, visible),
+    };
   }
 
   /** The free answer of an identical earlier render, as the render route gives it. */
@@ -182,10 +231,12 @@ export class RenderService {
    * selection made from the template's metadata stands unless the draft changed in between.
    */
   private async plan(
+    workspaceId: string,
     meta: TemplateRenderMeta,
     selection: Selection,
     request: RenderRequest,
     assetScope: string | null,
+    visible: (asset: { ownerUserId: string | null; embedId: string | null }) => boolean,
   ): Promise<Plan> {
     const draft = await this.deps.templates.draftOf(meta);
     const chosen = draft.documentHash === meta.documentHash ? selection : select(draft, request, assetScope);
@@ -199,6 +250,20 @@ export class RenderService {
         ]);
       }
     }
+    checkRenderCost(modified.document, chosen);
+    // A barcode value its format refuses (a wrong check digit, letters in an EAN) would fail the
+    // render: fail it here, with the same RENDER_FAILED details, before any credit is charged.
+    for (const page of modified.document.pages) {
+      if (!chosen.pageIds.includes(page.id)) continue;
+      const problem = pageBarcodeProblem(page);
+      if (problem) throw elementFailure(page.id, problem.elementId, problem.reason);
+    }
+    // The video and audio assets it plays exist, are the principal's to use and of the right kind
+    // (read from their records, not their files).
+    await this.deps.inputs.checkMedia(workspaceId, modified.document, visible, {
+      pageIds: chosen.pageIds,
+      format: chosen.format,
+    });
     return { templateId: draft.id, document: modified.document, ...chosen };
   }
 
@@ -213,6 +278,8 @@ export class RenderService {
     balanceAfter: number,
     createdAt: string,
     outcome?: RenderOutcomeSink,
+    /** Background renders (background.ts): claimed from the queue table, never refused by the pool's video lane. */
+    claimed = false,
   ): Promise<RenderResponse> {
     let settle = () => {};
     this.inflight.set(
@@ -222,48 +289,73 @@ export class RenderService {
       }),
     );
     const written: string[] = [];
+    /** Staged files (RenderPool.renderStaged): adopt removes each, a failure before it must. */
+    const staged: string[] = [];
     try {
       const tenancy = tenancyOf(principal);
-      const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document, (asset) =>
-        ownsOrShared(tenancy, asset),
+      const inputs = await this.deps.inputs.load(
+        principal.workspaceId,
+        plan.document,
+        (asset) => ownsOrShared(tenancy, asset),
+        { pageIds: plan.pageIds, format: plan.format },
       );
+      // A folder store gets the files from the render process as synced files to rename into place:
+      // their bytes never cross the pipe or this process's memory (docs/performance.md).
+      const stagingDir = this.deps.files.stagingDir;
       // Waiting for a render process and rendering in it: the part a trace most often asks about.
-      const rendered = await inSpan('render.process', { 'platen.render.pages': plan.pageIds.length }, () =>
-        this.deps.pool.render({
-          document: plan.document,
-          pageIds: plan.pageIds,
-          format: plan.format,
-          scale: plan.scale,
-          quality: plan.quality || undefined,
-          workspaceId: principal.workspaceId,
-          assets: inputs.assets,
-          fonts: inputs.fonts,
-          allowPrivateUrls: this.deps.allowPrivateUrls,
-          cacheKey: plan.templateId,
-        }),
+      const rendered = await inSpan<(RenderedFile | StagedFile)[]>(
+        'render.process',
+        { 'platen.render.pages': plan.pageIds.length },
+        () => {
+          const job: RenderJob = {
+            document: plan.document,
+            pageIds: plan.pageIds,
+            format: plan.format,
+            scale: plan.scale,
+            quality: plan.quality || undefined,
+            // Motion (absent from plans stored before it: those are stills at their default time).
+            ...(plan.fps ? { fps: plan.fps } : {}),
+            ...(typeof plan.dither === 'boolean' ? { dither: plan.dither } : {}),
+            ...(typeof plan.timeMs === 'number' ? { timeMs: plan.timeMs } : {}),
+            workspaceId: principal.workspaceId,
+            assets: inputs.assets,
+            fonts: inputs.fonts,
+            allowPrivateUrls: this.deps.allowPrivateUrls,
+            cacheKey: plan.templateId,
+          };
+          return stagingDir
+            ? this.deps.pool.renderStaged(job, stagingDir, { claimed })
+            : this.deps.pool.render(job, { claimed });
+        },
       );
+      staged.push(...rendered.flatMap((file) => ('path' in file ? [file.path] : [])));
       const outputs = [];
       for (const [position, file] of rendered.entries()) {
         // The first file carries the render's own id, so the ledger's renderId can be looked up.
         const id = position === 0 ? renderId : newId('render');
         const fileKey = `renders/${principal.workspaceId}/${randomToken(18)}/${id}.${EXTENSIONS[plan.format]}`;
         written.push(fileKey);
-        await this.deps.files.put(fileKey, file.bytes, file.mimeType);
+        const stored =
+          'path' in file
+            ? await this.deps.files.adopt(fileKey, file.path, file.mimeType)
+            : await this.deps.files.put(fileKey, file.bytes, file.mimeType);
         const result: RenderResult = {
           id,
           templateId: plan.templateId,
           format: plan.format,
           url: `${this.deps.baseUrl}/files/${fileKey}`,
-          byteSize: file.bytes.length,
+          byteSize: stored.byteSize,
           width: Math.round(file.width),
           height: Math.round(file.height),
+          ...(file.durationMs !== undefined ? { durationMs: Math.round(file.durationMs) } : {}),
+          ...(file.frames !== undefined ? { frames: file.frames } : {}),
           createdAt,
           credits: { charged: 1, balanceAfter },
         };
         outputs.push({ id, position, fileKey, result });
       }
       const response: RenderResponse =
-        plan.allPages && plan.format !== 'pdf'
+        plan.allPages && (plan.format === 'png' || plan.format === 'jpeg')
           ? { pages: outputs.map((o) => o.result) }
           : (outputs[0]?.result as RenderResult);
       await this.deps.credits.settle(
@@ -284,7 +376,10 @@ export class RenderService {
         outcome && ((trx) => outcome.failed(trx, failure)),
       );
       // Files of a render that is not recorded as done are nobody's: remove them.
-      await Promise.all(written.map((key) => this.deps.files.delete(key).catch(() => {})));
+      await Promise.all([
+        ...written.map((key) => this.deps.files.delete(key).catch(() => {})),
+        ...staged.map((path) => rm(path, { force: true }).catch(() => {})),
+      ]);
       throw appError;
     } finally {
       this.inflight.delete(renderId);
@@ -296,7 +391,8 @@ export class RenderService {
   private async waitFor(renderId: string): Promise<void> {
     const local = this.inflight.get(renderId);
     if (local) return local;
-    const deadline = Date.now() + this.deps.timeoutMs + 10_000;
+    // Long enough for the slowest render (a video), which the one waited for may be.
+    const deadline = Date.now() + Math.max(this.deps.timeoutMs, this.deps.videoTimeoutMs) + 10_000;
     while (Date.now() < deadline) {
       const job = await this.deps.store.renders.getJob(renderId);
       if (job?.status !== 'pending') return;

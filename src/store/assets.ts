@@ -3,10 +3,13 @@ import type { Kysely } from 'kysely';
 import { newestFirstPage, type OwnerFilter, type PageRequest, type ResultPage, toPage } from './paging.ts';
 import type { AssetsTable, Database } from './schema.ts';
 
+export const ASSET_KINDS = ['image', 'font', 'video', 'audio'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
+
 export interface AssetRow {
   id: string;
   workspaceId: string;
-  kind: 'image' | 'font';
+  kind: AssetKind;
   mimeType: string;
   byteSize: number;
   width: number | null;
@@ -18,13 +21,25 @@ export interface AssetRow {
   ownerUserId: string | null;
   /** The embed it came through; an end-user id means something only within its embed. */
   embedId: string | null;
+  /** Video and audio: the upload's probe (`width`/`height` are then the picture's, video only). */
+  durationMs: number | null;
+  hasVideo: boolean | null;
+  hasAudio: boolean | null;
 }
+
+/** What a caller creating an asset may leave out: ownership (the workspace's) and media facts (none). */
+type Defaulted = 'ownerUserId' | 'embedId' | 'durationMs' | 'hasVideo' | 'hasAudio';
+
+const flag = (value: number | null): boolean | null => (value === null ? null : Number(value) === 1);
+const toFlag = (value: boolean | null): number | null => (value === null ? null : value ? 1 : 0);
+const kindOf = (kind: string): AssetKind =>
+  (ASSET_KINDS as readonly string[]).includes(kind) ? (kind as AssetKind) : 'image';
 
 function toAsset(row: AssetsTable): AssetRow {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
-    kind: row.kind === 'font' ? 'font' : 'image',
+    kind: kindOf(row.kind),
     mimeType: row.mime_type,
     byteSize: Number(row.byte_size),
     width: row.width === null ? null : Number(row.width),
@@ -34,22 +49,23 @@ function toAsset(row: AssetsTable): AssetRow {
     createdAt: row.created_at,
     ownerUserId: row.owner_user_id,
     embedId: row.embed_id,
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    hasVideo: flag(row.has_video),
+    hasAudio: flag(row.has_audio),
   };
 }
 
 export class AssetRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(
-    input: Omit<AssetRow, 'ownerUserId' | 'embedId'> & {
-      ownerUserId?: string | null;
-      embedId?: string | null;
-    },
-  ): Promise<AssetRow> {
+  async create(input: Omit<AssetRow, Defaulted> & Partial<Pick<AssetRow, Defaulted>>): Promise<AssetRow> {
     const asset: AssetRow = {
       ...input,
       ownerUserId: input.ownerUserId ?? null,
       embedId: input.embedId ?? null,
+      durationMs: input.durationMs ?? null,
+      hasVideo: input.hasVideo ?? null,
+      hasAudio: input.hasAudio ?? null,
     };
     await this.db
       .insertInto('assets')
@@ -66,6 +82,9 @@ export class AssetRepository {
         created_at: asset.createdAt,
         owner_user_id: asset.ownerUserId,
         embed_id: asset.embedId,
+        duration_ms: asset.durationMs,
+        has_video: toFlag(asset.hasVideo),
+        has_audio: toFlag(asset.hasAudio),
       })
       .execute();
     return asset;
@@ -98,9 +117,15 @@ export class AssetRepository {
     return rows.map(toAsset);
   }
 
-  /** The workspace's assets that `owners` shows (all when undefined). */
-  async list(workspaceId: string, page: PageRequest, owners?: OwnerFilter): Promise<ResultPage<AssetRow>> {
+  /** The workspace's assets that `owners` shows (all when undefined), of one `kind` when given. */
+  async list(
+    workspaceId: string,
+    page: PageRequest,
+    owners?: OwnerFilter,
+    kind?: AssetKind,
+  ): Promise<ResultPage<AssetRow>> {
     let query = this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId);
+    if (kind) query = query.where('kind', '=', kind);
     if (owners) {
       const { workspaceOwned, endUser } = owners;
       query = query.where((eb) =>

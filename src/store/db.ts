@@ -17,7 +17,6 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
-import pg from 'pg';
 import { initialMigration } from './migrations/001_initial.ts';
 import { rendersMigration } from './migrations/002_renders.ts';
 import { creditsBigintMigration } from './migrations/003_credits_bigint.ts';
@@ -31,6 +30,7 @@ import { batchesMigration } from './migrations/010_batches.ts';
 import { consoleMigration } from './migrations/011_console.ts';
 import { peopleAuditMigration } from './migrations/012_people_audit.ts';
 import { holdsAndPreviousKeysMigration } from './migrations/013_holds_and_previous_keys.ts';
+import { mediaAssetsMigration } from './migrations/014_media_assets.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -68,6 +68,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '011_console': consoleMigration,
     '012_people_audit': peopleAuditMigration,
     '013_holds_and_previous_keys': holdsAndPreviousKeysMigration,
+    '014_media_assets': mediaAssetsMigration,
   };
   return { getMigrations: async () => all };
 }
@@ -138,7 +139,19 @@ function sqliteDialect(dataDir: string): SqliteDialect {
   return new SqliteDialect({ database: withStatementCache(database) });
 }
 
-function postgresDialect(url: string, schema?: string): PostgresDialect {
+async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
+  // Imported here, once a PostgreSQL URL is configured: the embedded default never loads pg, which
+  // is a noticeable part of the start (docs/performance.md).
+  const { default: pg } = await import('pg');
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+    } finally {
+      await admin.end();
+    }
+  }
   // int8 stays a number: counts, and credits, which the store bounds far below 2^53. A value past
   // that would come back inexact, so it fails loudly instead.
   pg.types.setTypeParser(20, (v) => {
@@ -156,18 +169,9 @@ function postgresDialect(url: string, schema?: string): PostgresDialect {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
-  if (options.databaseUrl && options.pgSchema) {
-    const admin = new pg.Client({ connectionString: options.databaseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema.replace(/"/g, '')}"`);
-    } finally {
-      await admin.end();
-    }
-  }
   const db = new Kysely<Database>({
     dialect: options.databaseUrl
-      ? postgresDialect(options.databaseUrl, options.pgSchema)
+      ? await postgresDialect(options.databaseUrl, options.pgSchema)
       : sqliteDialect(options.dataDir),
   });
   await migrate(db, dialect);

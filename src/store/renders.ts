@@ -2,11 +2,13 @@
  * Renders and their credits. `begin` claims a render identity, takes the credits and records the
  * render as pending in ONE transaction; `complete` records the files; `fail` refunds by a ledger
  * entry. So the ledger always explains the balance, and concurrent identical requests (in one
- * process or several sharing PostgreSQL) render and charge once.
+ * process or several sharing PostgreSQL) render and charge once. `complete` and `fail` of renders
+ * finishing together share one synced commit (group-commit.ts).
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../core/ids.ts';
 import { type DialectName, transactionWithoutSync } from './db.ts';
+import { GroupCommit } from './group-commit.ts';
 import { prepareQuery } from './prepared.ts';
 import type { Database, RendersTable } from './schema.ts';
 import { changeCredits } from './workspaces.ts';
@@ -88,10 +90,18 @@ function toRecord(row: Selectable<RendersTable>): RenderRecord {
 }
 
 export class RenderRepository {
+  /**
+   * Settlements and refunds: synced commits that renders finishing together share (one disk sync
+   * for all of them, each answered only once it is on disk; see group-commit.ts).
+   */
+  private readonly settlements: GroupCommit;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
-  ) {}
+  ) {
+    this.settlements = new GroupCommit(db);
+  }
 
   async begin(input: BeginInput): Promise<BeginOutcome> {
     for (let attempt = 0; attempt < 20; attempt++) {
@@ -218,7 +228,7 @@ export class RenderRepository {
     within?: WithinTransaction,
   ): Promise<void> {
     const now = new Date().toISOString();
-    await this.db.transaction().execute(async (trx) => {
+    await this.settlements.run(async (trx) => {
       for (const output of outputs) {
         await trx
           .insertInto('render_outputs')
@@ -257,7 +267,7 @@ export class RenderRepository {
     reason = 'refund: render failed',
     within?: WithinTransaction,
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.settlements.run(async (trx) => {
       const job = await this.getJob(renderId, trx);
       if (job?.status !== 'pending') return false;
       const updated = await trx

@@ -63,6 +63,11 @@ export interface AssetsTable {
   owner_user_id: string | null;
   /** The embed it was uploaded through (end-user ids are per embed). */
   embed_id: string | null;
+  /** Video and audio assets (014_media_assets): the upload's probe; null for images and fonts. */
+  duration_ms: number | null;
+  /** 0 or 1. */
+  has_video: number | null;
+  has_audio: number | null;
 }
 
 export interface RendersTable {

@@ -1,5 +1,6 @@
 /** Payload schemas of the template routes; the same schemas validate requests and feed OpenAPI. */
 import { z } from 'zod';
+import { designDocumentExample } from './document-example.ts';
 
 export const templateIdParams = z.object({ id: z.string().max(200) });
 
@@ -22,7 +23,21 @@ export const templateRecordSchema = z
 /** The document is validated by src/design (clear paths, cross-field checks), so it is opaque here. */
 const documentField = z
   .record(z.string(), z.unknown())
-  .describe('The design document (see docs/design-document.md)');
+  .describe(
+    'The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements ' +
+      '(text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, ' +
+      'shadows, blur, flips, image crop and filters. Every field: docs/design-document.md',
+  );
+
+/** Named request examples of the routes that take a document (`x-examples`, lifted into OpenAPI). */
+const documentExamples = {
+  'x-examples': {
+    document: {
+      summary: 'A version 2 design: spans, a gradient, a shadowed group, a barcode',
+      value: { name: 'Summer promo', document: designDocumentExample },
+    },
+  },
+};
 
 export const templateWithDocumentSchema = templateRecordSchema
   .extend({ document: documentField })
@@ -62,15 +77,31 @@ function documentOrSize(
 export const createTemplateBody = z
   .object({ ...createFields, shared: z.boolean().optional() })
   .strict()
-  .superRefine(documentOrSize);
+  .superRefine(documentOrSize)
+  .meta({
+    'x-examples': {
+      ...documentExamples['x-examples'],
+      blank: {
+        summary: 'A blank page of a given size',
+        value: { name: 'Promo card', width: 1080, height: 1080 },
+      },
+    },
+  });
 
 /**
  * The create body of an end-user (embed session): no `shared`, since sharing a template with every
  * end-user of the workspace is the workspace's decision (`PATCH /v1/templates/:id`).
  */
-export const createOwnTemplateBody = z.object(createFields).strict().superRefine(documentOrSize);
+export const createOwnTemplateBody = z
+  .object(createFields)
+  .strict()
+  .superRefine(documentOrSize)
+  .meta(documentExamples);
 
-export const saveTemplateBody = z.object({ document: documentField, name: nameField.optional() }).strict();
+export const saveTemplateBody = z
+  .object({ document: documentField, name: nameField.optional() })
+  .strict()
+  .meta(documentExamples);
 
 export const patchTemplateBody = z
   .object({ name: nameField.optional(), shared: z.boolean().optional() })

@@ -19,7 +19,13 @@
  */
 import type { Logger } from 'pino';
 import { randomToken } from '../core/ids.ts';
-import { applyModifications, type DesignDocument, type Page } from '../design/index.ts';
+import {
+  applyModifications,
+  type DesignDocument,
+  type Element,
+  mapElements,
+  type Page,
+} from '../design/index.ts';
 import { type RenderedFile, type RenderJob, renderLimits } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import type { JobInputLoader } from '../renders/index.ts';
@@ -88,7 +94,23 @@ export function thumbnailSize(width: number, height: number, box = 320): { width
  */
 export function shownDocument(document: DesignDocument): DesignDocument {
   const applied = applyModifications(document, {});
-  return applied.ok ? applied.document : document;
+  return withoutClips(applied.ok ? applied.document : document);
+}
+
+/**
+ * Video clips as dark placeholders: a thumbnail is drawn on every save, uncharged, so it never
+ * decodes a clip (a hostile clip could make each save cost a decoder's full deadline).
+ */
+function withoutClips(document: DesignDocument): DesignDocument {
+  const pages = document.pages.map((page) => ({
+    ...page,
+    elements: mapElements(page.elements, (element): Element => {
+      if (element.type !== 'video') return element;
+      const { src: _src, fit: _fit, trimStartMs: _trim, muted: _muted, loop: _loop, ...common } = element;
+      return { ...common, type: 'rect', fill: '#1d1d35', stroke: null, strokeWidth: 0 };
+    }),
+  }));
+  return { ...document, pages };
 }
 
 function activePage(document: DesignDocument): Page | undefined {
@@ -205,7 +227,11 @@ export class ThumbnailService {
     this.rendered++;
     const started = performance.now();
     const document = shownDocument(template.document);
-    const loaded = await inputs.load(template.workspaceId, document);
+    // A thumbnail is a still of one page: no soundtrack, no other page's clips.
+    const loaded = await inputs.load(template.workspaceId, document, undefined, {
+      pageIds: [page.id],
+      format: FORMAT,
+    });
     const [file] = await this.options.render({
       document,
       pageIds: [page.id],

@@ -53,7 +53,7 @@ export interface Api {
   ): Promise<Template>;
   render(
     id: string,
-    body: { format: 'png' | 'jpeg' | 'pdf'; pageId?: string; allPages?: boolean },
+    body: { format: 'png' | 'jpeg' | 'pdf' | 'mp4' | 'webm' | 'gif'; pageId?: string; allPages?: boolean },
   ): Promise<RenderResponse>;
   listAssets(): Promise<StudioAsset[]>;
   uploadAsset(file: File): Promise<StudioAsset>;

@@ -22,6 +22,7 @@ import {
 import type { Api, WorkspaceFontFile } from './api.ts';
 import { ownPath } from './app/images.ts';
 import { faceStyleOf } from './font-style.ts';
+import { textFaces } from './text-faces.ts';
 
 interface ManifestFont {
   family: string;
@@ -126,8 +127,7 @@ function workspaceFonts(api: Api, used: ReadonlySet<string>) {
 export function fontsFor(doc: DesignDocument, api: Api): DocumentFonts {
   const used = new Set<string>();
   for (const page of doc.pages)
-    for (const element of page.elements)
-      if (element.type === 'text') used.add(element.fontFamily.trim().toLowerCase());
+    for (const face of textFaces(page)) used.add(face.fontFamily.trim().toLowerCase());
   const workspace = workspaceFonts(api, used);
   const ready = Promise.all([bundledFacesFor(doc), workspace.ready]).then(([, aliases]) => aliases);
   return { ready, loadFamily: workspace.loadFamily };
@@ -144,8 +144,8 @@ async function bundledFacesFor(doc: DesignDocument): Promise<void> {
   };
   add(DEFAULT_FAMILY, 400, 'normal');
   for (const page of doc.pages) {
-    for (const element of page.elements) {
-      if (element.type !== 'text') continue;
+    // Each text element's face and each of its spans' (rich text), nested ones too.
+    for (const element of textFaces(page)) {
       const family = resolveFamily(catalog, element.fontFamily);
       add(family, element.fontWeight, element.fontStyle);
       if (BEYOND_LATIN.test(element.text)) {

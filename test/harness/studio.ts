@@ -7,33 +7,18 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { buildStudio, DEFAULT_DIST_DIR } from '../../src/studio/build.ts';
+import { CHROMIUM_PATH, chromiumMissing, launchChromium } from './chromium.ts';
 import { createEmbed, mint } from './embeds.ts';
-import { freePort, type TestServer, workspaceWithKey } from './server.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const chromiumMissing = existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} is not installed`;
+export { CHROMIUM_PATH, chromiumMissing, launchChromium };
+
+import { freePort, type TestServer, workspaceWithKey } from './server.ts';
 
 export async function ensureStudioBuilt(): Promise<void> {
   if (!['index.html', 'console.html', 'embed.js'].every((file) => existsSync(join(DEFAULT_DIST_DIR, file))))
     await buildStudio(DEFAULT_DIST_DIR);
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 export interface HostPage {

@@ -17,9 +17,11 @@ class Assets:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
 
-    def list(self, limit: Optional[int] = None, cursor: Optional[str] = None) -> AssetPage:
-        """One page, newest first: `{items, nextCursor}`."""
-        query = compact(limit=limit, cursor=cursor)
+    def list(
+        self, limit: Optional[int] = None, cursor: Optional[str] = None, kind: Optional[str] = None
+    ) -> AssetPage:
+        """One page, newest first: `{items, nextCursor}`; `kind` (image, font, video, audio) filters."""
+        query = compact(limit=limit, cursor=cursor, kind=kind)
         return cast(AssetPage, self._transport.call("GET", "/v1/assets", query=query))
 
     def all(self, page_size: int = 100) -> Iterator[Asset]:
@@ -35,9 +37,11 @@ class Assets:
         content_type: str = "application/octet-stream",
         family: Optional[str] = None,
     ) -> Asset:
-        """Uploads an image or a font. `family` names a font (needed for WOFF2, else read from the file).
+        """Uploads an image, a font, a video (MP4, WebM) or audio (MP3, M4A, WAV). `family` names a
+        font (needed for WOFF2, else read from the file).
 
-        Use an image in a design as `asset:<id>`, a font by its family name.
+        Use an image in a design as `asset:<id>`, a font by its family name, a video as a `video`
+        element's `src`, an audio file as the document's `audio.src`.
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("data must be the file's bytes")

@@ -20,8 +20,20 @@ def _options(
     quality: Optional[int],
     page_id: Optional[str],
     all_pages: Optional[bool],
+    fps: Optional[int] = None,
+    dither: Optional[bool] = None,
+    time_ms: Optional[int] = None,
 ) -> Dict[str, Any]:
-    return compact(format=format, scale=scale, quality=quality, pageId=page_id, allPages=all_pages)
+    return compact(
+        format=format,
+        scale=scale,
+        quality=quality,
+        pageId=page_id,
+        allPages=all_pages,
+        fps=fps,
+        dither=dither,
+        timeMs=time_ms,
+    )
 
 
 class Batches:
@@ -38,9 +50,12 @@ class Batches:
         quality: Optional[int] = None,
         page_id: Optional[str] = None,
         all_pages: Optional[bool] = None,
+        fps: Optional[int] = None,
+        dither: Optional[bool] = None,
+        time_ms: Optional[int] = None,
     ) -> Batch:
         """Starts a batch of one render per row (at most 1000 rows); 201 with the batch, rows pending."""
-        body = _options(format, scale, quality, page_id, all_pages)
+        body = _options(format, scale, quality, page_id, all_pages, fps, dither, time_ms)
         body["rows"] = [dict(row) for row in rows]
         path = f"/v1/templates/{segment(template_id)}/batches"
         return cast(Batch, self._transport.call("POST", path, json_body=body))
@@ -55,6 +70,9 @@ class Batches:
         quality: Optional[int] = None,
         page_id: Optional[str] = None,
         all_pages: Optional[bool] = None,
+        fps: Optional[int] = None,
+        dither: Optional[bool] = None,
+        time_ms: Optional[int] = None,
     ) -> Batch:
         """Starts a batch from CSV (RFC 4180; the header line names the variables; at most 2 MB)."""
         data = csv_text.encode("utf-8") if isinstance(csv_text, str) else bytes(csv_text)
@@ -62,7 +80,7 @@ class Batches:
         answer = self._transport.call(
             "POST",
             path,
-            query=_options(format, scale, quality, page_id, all_pages),
+            query=_options(format, scale, quality, page_id, all_pages, fps, dither, time_ms),
             data=data,
             content_type="text/csv; charset=utf-8",
         )

@@ -55,12 +55,19 @@ class Platen:
         idempotency_key: Optional[str] = None,
         scale: Optional[float] = None,
         quality: Optional[int] = None,
+        fps: Optional[int] = None,
+        dither: Optional[bool] = None,
+        time_ms: Optional[int] = None,
     ) -> RenderOutput:
         """Renders the template's draft and waits: a RenderResult (`{pages: [...]}` with `all_pages`
         for png/jpeg). One credit per file; an identical earlier request answers its result with
-        `credits.charged` 0.
+        `credits.charged` 0. `format` may be a video (mp4, webm, gif: one file, with `durationMs` and
+        `frames`; `fps`, `dither`); `time_ms` picks the moment a still of an animated page shows.
+        A video too long to wait for raises VALIDATION_FAILED: use `render_async` for it.
         """
-        body = render_body(format, modifications, page_id, all_pages, idempotency_key, scale, quality)
+        body = render_body(
+            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms
+        )
         return cast(RenderOutput, self._post_render(template_id, body))
 
     def render_async(
@@ -74,12 +81,17 @@ class Platen:
         idempotency_key: Optional[str] = None,
         scale: Optional[float] = None,
         quality: Optional[int] = None,
+        fps: Optional[int] = None,
+        dither: Optional[bool] = None,
+        time_ms: Optional[int] = None,
     ) -> RenderJob:
         """Accepts a background render (202): its state `{id, status, …, credits}`, charged at once.
 
         Follow it with `renders.wait(job["id"])`, or the `render.completed` / `render.failed` webhooks.
         """
-        body = render_body(format, modifications, page_id, all_pages, idempotency_key, scale, quality)
+        body = render_body(
+            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms
+        )
         body["async"] = True
         return cast(RenderJob, self._post_render(template_id, body))
 
@@ -94,6 +106,9 @@ class Platen:
         idempotency_key: Optional[str] = None,
         scale: Optional[float] = None,
         quality: Optional[int] = None,
+        fps: Optional[int] = None,
+        dither: Optional[bool] = None,
+        time_ms: Optional[int] = None,
         poll_interval: float = 0.5,
         timeout: Optional[float] = 120,
     ) -> RenderOutput:
@@ -109,6 +124,9 @@ class Platen:
             idempotency_key=idempotency_key,
             scale=scale,
             quality=quality,
+            fps=fps,
+            dither=dither,
+            time_ms=time_ms,
         )
         done = outcome(job)
         if done is not None:

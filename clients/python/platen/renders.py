@@ -24,8 +24,15 @@ def render_body(
     idempotency_key: Optional[str],
     scale: Optional[float],
     quality: Optional[int],
+    fps: Optional[int] = None,
+    dither: Optional[bool] = None,
+    time_ms: Optional[int] = None,
 ) -> Dict[str, Any]:
-    """The JSON body of `POST /v1/templates/{id}/render` (unset options left to the service)."""
+    """The JSON body of `POST /v1/templates/{id}/render` (unset options left to the service).
+
+    `fps` and `dither` apply to the video formats (mp4, webm, gif), `time_ms` to stills of an
+    animated page (png, jpeg, pdf).
+    """
     return compact(
         format=format,
         modifications=dict(modifications) if modifications is not None else None,
@@ -34,6 +41,9 @@ def render_body(
         idempotencyKey=idempotency_key,
         scale=scale,
         quality=quality,
+        fps=fps,
+        dither=dither,
+        timeMs=time_ms,
     )
 
 

@@ -18,10 +18,11 @@ from typing import Any, Dict, Mapping, Optional, Union
 # the letters, digits and - _ . ~, so these are the rest.
 _URI_COMPONENT_SAFE = "!*'()"
 
-# Options under their API names; the Python spelling of pageId is accepted too.
-_OPTION_NAMES = {"page_id": "pageId"}
+# Options under their API names; the Python spellings of pageId and timeMs are accepted too.
+_OPTION_NAMES = {"page_id": "pageId", "time_ms": "timeMs"}
+_OPTIONS = ("pageId", "scale", "quality", "fps", "dither", "timeMs")
 # Query names the service reads as options or the signature, so no variable may take them.
-RESERVED = frozenset(["pageId", "scale", "quality", "exp", "sig"])
+RESERVED = frozenset([*_OPTIONS, "exp", "sig"])
 
 
 def encode_uri_component(value: str) -> str:
@@ -57,10 +58,11 @@ def sign_render_url(
 ) -> str:
     """A URL that renders `template_id` with `variables` without any other credential.
 
-    `options` takes `scale` (1-4), `quality` (1-100) and `pageId`; `expires_at` (a datetime or Unix
-    seconds) adds `exp`, after which the URL answers 403 URL_EXPIRED. Put the URL in an <img>, an
-    og:image tag or an email; each distinct URL renders once and is then served from storage.
-    ValueError for a variable named like an option (`pageId`, `scale`, `quality`, `exp`, `sig`).
+    `options` takes `scale` (1-4), `quality` (1-100), `pageId`, and `fps`, `dither` (video formats:
+    mp4, webm, gif) or `timeMs` (stills); `expires_at` (a datetime or Unix seconds) adds `exp`,
+    after which the URL answers 403 URL_EXPIRED. Put the URL in an <img>, an og:image tag or an
+    email; each distinct URL renders once and is then served from storage. ValueError for a variable
+    named like an option (`pageId`, `scale`, `quality`, `fps`, `dither`, `timeMs`, `exp`, `sig`).
     """
     if not secret:
         raise ValueError("secret is required: a URL-signing secret (urlsec_…) of the template's workspace")
@@ -72,8 +74,8 @@ def sign_render_url(
         params[str(name)] = js_string(value)
     for name, value in (options or {}).items():
         option = _OPTION_NAMES.get(name, name)
-        if option not in ("pageId", "scale", "quality"):
-            raise ValueError(f'"{name}" is not a render option of a URL (scale, quality, pageId)')
+        if option not in _OPTIONS:
+            raise ValueError(f'"{name}" is not a render option of a URL ({", ".join(_OPTIONS)})')
         if value is not None:
             params[option] = js_string(value)
     if expires_at is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
-Format = Literal["png", "jpeg", "pdf"]
+Format = Literal["png", "jpeg", "pdf", "mp4", "webm", "gif"]
 Scope = Literal["template:read", "template:write", "render:write", "asset:read", "asset:write"]
 WebhookEventType = Literal[
     "template.create", "template.update", "render.completed", "render.failed", "batch.completed"
@@ -44,9 +44,12 @@ class TemplatePage(TypedDict):
     nextCursor: Optional[str]
 
 
+AssetKind = Literal["image", "font", "video", "audio"]
+
+
 class _AssetRequired(TypedDict):
     id: str
-    kind: Literal["image", "font"]
+    kind: AssetKind
     mimeType: str
     byteSize: int
     url: str
@@ -57,6 +60,10 @@ class Asset(_AssetRequired, total=False):
     width: int
     height: int
     fontFamily: str
+    # Videos and audio: what the upload's probe found.
+    durationMs: int
+    hasVideo: bool
+    hasAudio: bool
 
 
 class AssetPage(TypedDict):
@@ -78,6 +85,9 @@ class _RenderResultRequired(TypedDict):
 
 class RenderResult(_RenderResultRequired, total=False):
     expired: bool
+    # Video formats (mp4, webm, gif) only: the video's length in ms and its number of frames.
+    durationMs: int
+    frames: int
 
 
 class RenderPages(TypedDict):

@@ -74,6 +74,31 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(len({page["id"] for page in pages}), 2)
         self.assertEqual(admin().workspaces.get(self.workspace.id)["creditBalance"], 8)
 
+    def test_a_video_is_one_file_and_one_credit_with_its_length_and_frames(self) -> None:
+        document = simple_document()
+        page = document["pages"][0]
+        page["durationMs"] = 1000
+        page["elements"][0]["animations"] = [{"preset": "fade", "phase": "in", "durationMs": 400}]
+        second = dict(page, id="p2", elements=[dict(e, id=e["id"] + "-2") for e in page["elements"]])
+        document["pages"].append(second)
+        template = self.platen.templates.create(name="motion", document=document)
+        gif = self.platen.render(template["id"], format="gif", all_pages=True, fps=5, dither=False)
+        self.assertEqual(
+            (gif["format"], gif["durationMs"], gif["frames"], gif["credits"]["charged"]),  # type: ignore[typeddict-item]
+            ("gif", 2000, 10, 1),
+        )
+        status, content_type, body = fetch(gif["url"])  # type: ignore[typeddict-item]
+        self.assertEqual((status, content_type), (200, "image/gif"))
+        self.assertTrue(body.startswith(b"GIF89a"))
+        # A still at a time of its own is another render; the same again is free.
+        still = self.platen.render(template["id"], format="png", time_ms=0)
+        again = self.platen.render(template["id"], format="png", time_ms=0)
+        self.assertEqual((again["id"], again["credits"]["charged"]), (still["id"], 0))  # type: ignore[typeddict-item]
+        with self.assertRaises(PlatenError) as raised:
+            self.platen.render(template["id"], format="mp4", fps=1000)
+        self.assertEqual((raised.exception.status, raised.exception.code), (400, "VALIDATION_FAILED"))
+        self.assertEqual(admin().workspaces.get(self.workspace.id)["creditBalance"], 8)
+
     def test_render_and_wait_follows_a_background_render_to_its_result(self) -> None:
         job = self.platen.render_async(self.template["id"], format="jpeg", modifications={"name": "async"})
         self.assertEqual(job["status"], "pending")

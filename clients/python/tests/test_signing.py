@@ -107,9 +107,24 @@ class SignRenderUrlTest(unittest.TestCase):
         self.assertIn("&pageId=p1&", url)
         self.assertNotIn("quality", url)
         self.assertEqual(get(url)[0], 200)
-        for name in ("pageId", "scale", "quality", "exp", "sig"):
+        for name in ("pageId", "scale", "quality", "fps", "dither", "timeMs", "exp", "sig"):
             with self.subTest(name), self.assertRaises(ValueError):
                 sign_render_url(base_url="http://x", template_id="tpl_x", secret="s", variables={name: "1"})
+
+    def test_a_video_url_with_its_options(self) -> None:
+        url = sign_render_url(
+            base_url=self.base_url, template_id=self.template["id"], secret=self.secret, format="gif",
+            variables={"name": "Loop"}, options={"fps": 2, "dither": False},
+        )  # fmt: skip
+        self.assertIn("/image.gif?", url)
+        self.assertIn("dither=false", url)
+        self.assertEqual(get(url)[:2], (200, "image/gif"))
+        still = sign_render_url(
+            base_url=self.base_url, template_id=self.template["id"], secret=self.secret,
+            variables={"name": "Then"}, options={"time_ms": 0},
+        )  # fmt: skip
+        self.assertIn("timeMs=0", still)
+        self.assertEqual(get(still)[0], 200)
 
     def test_an_expired_url(self) -> None:
         url = sign_render_url(

@@ -1,4 +1,8 @@
-/** Images and fonts of the key's workspace: list, read, upload (raw bytes), delete, download. */
+/**
+ * Images, fonts, videos and audio of the key's workspace: list, read, upload (raw bytes), delete,
+ * download.
+ */
+import type { QueryOf } from './api-types.ts';
 import { PlatenError } from './errors.ts';
 import type { components } from './openapi.ts';
 import { everyItem, type Page } from './paging.ts';
@@ -12,7 +16,8 @@ export class Assets {
     private readonly fetchFile: (url: string) => Promise<Response>,
   ) {}
 
-  list(query: { limit?: number; cursor?: string } = {}): Promise<Page<Asset>> {
+  /** One page, newest first; `kind` (image, font, video, audio) filters. */
+  list(query: QueryOf<'listAssets'> = {}): Promise<Page<Asset>> {
     return call(this.api.GET('/v1/assets', { params: { query } }));
   }
 
@@ -25,8 +30,9 @@ export class Assets {
   }
 
   /**
-   * Uploads an image or a font as raw bytes. `contentType` is what the file is (`image/png`,
-   * `font/ttf`…); the service sniffs the bytes and refuses a mismatch. `family` names an uploaded font.
+   * Uploads an image, a font, a video or an audio file as raw bytes. `contentType` is what the file
+   * is (`image/png`, `font/ttf`, `video/mp4`…); the service sniffs the bytes and refuses a mismatch.
+   * `family` names an uploaded font.
    */
   upload(bytes: Uint8Array | Blob, contentType: string, options: { family?: string } = {}): Promise<Asset> {
     return call(

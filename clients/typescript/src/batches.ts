@@ -10,10 +10,17 @@ import { type ApiClient, call } from './transport.ts';
 /** The batch with its manifest: per row its status, render id and file URL(s), or its error. */
 export type Batch = Schemas['Batch'];
 export type BatchRow = Batch['rows'][number];
-/** `rows` of variables, and the render options every row shares (format, scale, quality, pages). */
+/** `rows` of variables, and the render options every row shares (format, scale, quality, fps, pages…). */
 export type BatchRequest = JsonBody<'createBatch'>;
 /** The render options of a CSV batch (sent in its query). */
-export type CsvBatchOptions = Omit<QueryOf<'createBatchFromCsv'>, 'allPages'> & { allPages?: boolean };
+export type CsvBatchOptions = Omit<QueryOf<'createBatchFromCsv'>, 'allPages' | 'dither'> & {
+  allPages?: boolean;
+  dither?: boolean;
+};
+
+/** A flag as the query carries it. */
+const flag = (value: boolean | undefined) =>
+  value === undefined ? {} : { value: value ? ('true' as const) : ('false' as const) };
 
 export class Batches {
   constructor(private readonly api: ApiClient) {}
@@ -33,11 +40,14 @@ export class Batches {
    * or a column that names no variable refuses the whole CSV with `VALIDATION_FAILED`.
    */
   createFromCsv(templateId: string, csv: string, options: CsvBatchOptions = {}): Promise<Batch> {
-    const { allPages, ...rest } = options;
-    const query =
-      allPages === undefined
-        ? rest
-        : { ...rest, allPages: allPages ? ('true' as const) : ('false' as const) };
+    const { allPages, dither, ...rest } = options;
+    const pages = flag(allPages);
+    const dithered = flag(dither);
+    const query = {
+      ...rest,
+      ...('value' in pages ? { allPages: pages.value } : {}),
+      ...('value' in dithered ? { dither: dithered.value } : {}),
+    };
     return call(
       this.api.POST('/v1/templates/{id}/batches/csv', {
         params: { path: { id: templateId }, query },

@@ -67,8 +67,8 @@ export interface paths {
         get: operations["listAssets"];
         put?: never;
         /**
-         * Upload an image or font
-         * @description The raw file as the body (any `Content-Type`: the bytes decide), or `multipart/form-data` with one file part. `?family=` names a font (needed for WOFF2).
+         * Upload an image, font, video or audio file
+         * @description The raw file as the body (any `Content-Type`: the bytes decide), or `multipart/form-data` with one file part. `?family=` names a font (needed for WOFF2). A video or audio file is probed first and refused with 400 when its picture, length or headers break a limit.
          */
         post: operations["uploadAsset"];
         delete?: never;
@@ -105,8 +105,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Render a template's draft to PNG, JPEG or PDF
-         * @description One credit per file. A request identical to an earlier one (same draft, modifications, `idempotencyKey`, format, pages and options) answers the earlier result with `credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With `async: true` it answers 202 at once and renders in the background.
+         * Render a template's draft to PNG, JPEG, PDF, MP4, WebM or GIF
+         * @description One credit per file. A request identical to an earlier one (same draft, modifications, `idempotencyKey`, format, pages and options) answers the earlier result with `credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With `async: true` it answers 202 at once and renders in the background. A video (`mp4`, `webm`, `gif`) is one file of the selected page, or with `allPages` of every page as scenes, and its result adds `durationMs` and `frames`; a video too long to render while the request waits answers 400 asking for `async: true`.
          */
         post: operations["renderTemplate"];
         delete?: never;
@@ -227,6 +227,66 @@ export interface paths {
          * @description The first render of a URL is charged one credit; the same URL again is free and served from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE.
          */
         get: operations["renderTemplateBySignedUrlPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/image.mp4": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render a template to MP4 from a signed URL
+         * @description The first render of a URL is charged one credit; the same URL again is free and served from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE. A video is rendered while the request waits: one too long for that answers 400 (render it through the API with `async: true`).
+         */
+        get: operations["renderTemplateBySignedUrlMp4"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/image.webm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render a template to WEBM from a signed URL
+         * @description The first render of a URL is charged one credit; the same URL again is free and served from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE. A video is rendered while the request waits: one too long for that answers 400 (render it through the API with `async: true`).
+         */
+        get: operations["renderTemplateBySignedUrlWebm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/image.gif": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render a template to GIF from a signed URL
+         * @description The first render of a URL is charged one credit; the same URL again is free and served from the stored file. Changing any byte of the URL answers 403 INVALID_SIGNATURE. A video is rendered while the request waits: one too long for that answers 400 (render it through the API with `async: true`).
+         */
+        get: operations["renderTemplateBySignedUrlGif"];
         put?: never;
         post?: never;
         delete?: never;
@@ -430,7 +490,7 @@ export interface paths {
         get: operations["listEmbedAssets"];
         put?: never;
         /**
-         * Upload an image or font for the end-user
+         * Upload an image, font, video or audio file for the end-user
          * @description `?family=` names a font (needed for WOFF2); otherwise its name table does.
          */
         post: operations["uploadEmbedAsset"];
@@ -1095,12 +1155,19 @@ export interface components {
         Asset: {
             id: string;
             /** @enum {string} */
-            kind: "image" | "font";
+            kind: "image" | "font" | "video" | "audio";
             mimeType: string;
             byteSize: number;
+            /** @description An image's size, or a video's picture as it is shown (pixels) */
             width?: number;
             height?: number;
             fontFamily?: string;
+            /** @description Videos and audio: the length, in milliseconds */
+            durationMs?: number;
+            /** @description Videos and audio: the file has a picture */
+            hasVideo?: boolean;
+            /** @description Videos and audio: the file has sound */
+            hasAudio?: boolean;
             url: string;
             createdAt: string;
         };
@@ -1129,11 +1196,15 @@ export interface components {
             id: string;
             templateId: string;
             /** @enum {string} */
-            format: "png" | "jpeg" | "pdf";
+            format: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
             url: string | null;
             byteSize: number;
             width: number;
             height: number;
+            /** @description Video formats only: the video's length in ms */
+            durationMs?: number;
+            /** @description Video formats only: its number of frames */
+            frames?: number;
             createdAt: string;
             credits: {
                 charged: number;
@@ -1148,7 +1219,7 @@ export interface components {
             status: "pending" | "done" | "failed";
             templateId: string;
             /** @enum {string} */
-            format: "png" | "jpeg" | "pdf";
+            format: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
             createdAt: string;
             /** @description In the 202 answer: what accepting it charged (0 for an identical earlier render) */
             credits?: {
@@ -1298,7 +1369,7 @@ export interface components {
             thumbnailUrl: string | null;
             createdAt: string;
             updatedAt: string;
-            /** @description The design document (see docs/design-document.md) */
+            /** @description The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements (text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, shadows, blur, flips, image crop and filters. Every field: docs/design-document.md */
             document: {
                 [key: string]: unknown;
             };
@@ -1438,7 +1509,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description The design document (see docs/design-document.md) */
+                    /** @description The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements (text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, shadows, blur, flips, image crop and filters. Every field: docs/design-document.md */
                     document?: {
                         [key: string]: unknown;
                     };
@@ -1569,7 +1640,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The design document (see docs/design-document.md) */
+                    /** @description The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements (text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, shadows, blur, flips, image crop and filters. Every field: docs/design-document.md */
                     document: {
                         [key: string]: unknown;
                     };
@@ -1814,6 +1885,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                /** @description Only assets of this kind */
+                kind?: "image" | "font" | "video" | "audio";
             };
             header?: never;
             path?: never;
@@ -2073,21 +2146,28 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description `png`, `jpeg`, `pdf`, or a video: `mp4` (H.264), `webm` (VP9) or `gif`. A video is one file (one credit) of the selected page, or with `allPages` of every page in order as scenes
                      * @default png
                      * @enum {string}
                      */
-                    format?: "png" | "jpeg" | "pdf";
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
                     modifications?: {
                         [key: string]: string;
                     };
                     pageId?: string;
                     allPages?: boolean;
                     idempotencyKey?: string;
-                    /** @description Raster only; 1-4, default 1 */
+                    /** @description Raster and video: 1-4, default 1 */
                     scale?: number;
-                    /** @description JPEG only; 1-100, default 90 */
+                    /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
                     quality?: number;
-                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. */
+                    /** @description mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15) */
+                    fps?: number;
+                    /** @description gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files */
+                    dither?: boolean;
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
+                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. Needed for a video too long to render while the request waits (400 says so). */
                     async?: boolean;
                 };
             };
@@ -2396,10 +2476,16 @@ export interface operations {
                 exp?: string;
                 /** @description The page to render (default: the active page) */
                 pageId?: string;
-                /** @description Raster only: 1-4 */
+                /** @description Raster and video: 1-4 */
                 scale?: string;
-                /** @description JPEG only: 1-100 */
+                /** @description JPEG and video: 1-100 */
                 quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
             };
             header?: never;
             path: {
@@ -2515,10 +2601,16 @@ export interface operations {
                 exp?: string;
                 /** @description The page to render (default: the active page) */
                 pageId?: string;
-                /** @description Raster only: 1-4 */
+                /** @description Raster and video: 1-4 */
                 scale?: string;
-                /** @description JPEG only: 1-100 */
+                /** @description JPEG and video: 1-100 */
                 quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
             };
             header?: never;
             path: {
@@ -2634,10 +2726,16 @@ export interface operations {
                 exp?: string;
                 /** @description The page to render (default: the active page) */
                 pageId?: string;
-                /** @description Raster only: 1-4 */
+                /** @description Raster and video: 1-4 */
                 scale?: string;
-                /** @description JPEG only: 1-100 */
+                /** @description JPEG and video: 1-100 */
                 quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
             };
             header?: never;
             path: {
@@ -2746,6 +2844,381 @@ export interface operations {
             };
         };
     };
+    renderTemplateBySignedUrlMp4: {
+        parameters: {
+            query?: {
+                /** @description Unix time in seconds after which the URL answers 403 URL_EXPIRED */
+                exp?: string;
+                /** @description The page to render (default: the active page) */
+                pageId?: string;
+                /** @description Raster and video: 1-4 */
+                scale?: string;
+                /** @description JPEG and video: 1-100 */
+                quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description Not modified: the entity tag in If-None-Match is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renderTemplateBySignedUrlWebm: {
+        parameters: {
+            query?: {
+                /** @description Unix time in seconds after which the URL answers 403 URL_EXPIRED */
+                exp?: string;
+                /** @description The page to render (default: the active page) */
+                pageId?: string;
+                /** @description Raster and video: 1-4 */
+                scale?: string;
+                /** @description JPEG and video: 1-100 */
+                quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/webm": string;
+                };
+            };
+            /** @description Not modified: the entity tag in If-None-Match is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renderTemplateBySignedUrlGif: {
+        parameters: {
+            query?: {
+                /** @description Unix time in seconds after which the URL answers 403 URL_EXPIRED */
+                exp?: string;
+                /** @description The page to render (default: the active page) */
+                pageId?: string;
+                /** @description Raster and video: 1-4 */
+                scale?: string;
+                /** @description JPEG and video: 1-100 */
+                quality?: string;
+                /** @description Video only: frames per second, 1-60 (default 30; gif 15) */
+                fps?: string;
+                /** @description GIF only: `true` (default) or `false` */
+                dither?: string;
+                /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
+                timeMs?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            /** @description Not modified: the entity tag in If-None-Match is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough credits (`INSUFFICIENT_CREDITS`); nothing was charged */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createBatch: {
         parameters: {
             query?: never;
@@ -2759,15 +3232,22 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description As for a render: png, jpeg, pdf, mp4, webm or gif
                      * @default png
                      * @enum {string}
                      */
-                    format?: "png" | "jpeg" | "pdf";
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
+                    pageId?: string;
+                    /** @description Every page: one file per page (png, jpeg), or one PDF or video of them all */
+                    allPages?: boolean;
                     scale?: number;
                     quality?: number;
-                    pageId?: string;
-                    /** @description Every page: one file per page (png, jpeg) or one PDF */
-                    allPages?: boolean;
+                    /** @description mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15) */
+                    fps?: number;
+                    /** @description gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files */
+                    dither?: boolean;
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
                     rows: {
                         [key: string]: string;
                     }[];
@@ -2861,10 +3341,15 @@ export interface operations {
     createBatchFromCsv: {
         parameters: {
             query?: {
-                format?: "png" | "jpeg" | "pdf";
+                /** @description As for a render: png, jpeg, pdf, mp4, webm or gif */
+                format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
+                pageId?: string;
                 scale?: number;
                 quality?: number;
-                pageId?: string;
+                fps?: number;
+                /** @description GIF only: dither the palette (default true) */
+                dither?: "true" | "false";
+                timeMs?: number;
                 /** @description Every page, as in the JSON form */
                 allPages?: "true" | "false";
             };
@@ -3354,7 +3839,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description The design document (see docs/design-document.md) */
+                    /** @description The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements (text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, shadows, blur, flips, image crop and filters. Every field: docs/design-document.md */
                     document?: {
                         [key: string]: unknown;
                     };
@@ -3512,7 +3997,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The design document (see docs/design-document.md) */
+                    /** @description The design document, `schemaVersion` 2 (version 1 is accepted and migrated): pages of elements (text with rich-text `spans`, image, rect, ellipse, line, svg, qr, barcode, group), gradients, shadows, blur, flips, image crop and filters. Every field: docs/design-document.md */
                     document: {
                         [key: string]: unknown;
                     };
@@ -3618,21 +4103,28 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description `png`, `jpeg`, `pdf`, or a video: `mp4` (H.264), `webm` (VP9) or `gif`. A video is one file (one credit) of the selected page, or with `allPages` of every page in order as scenes
                      * @default png
                      * @enum {string}
                      */
-                    format?: "png" | "jpeg" | "pdf";
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
                     modifications?: {
                         [key: string]: string;
                     };
                     pageId?: string;
                     allPages?: boolean;
                     idempotencyKey?: string;
-                    /** @description Raster only; 1-4, default 1 */
+                    /** @description Raster and video: 1-4, default 1 */
                     scale?: number;
-                    /** @description JPEG only; 1-100, default 90 */
+                    /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
                     quality?: number;
-                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. */
+                    /** @description mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15) */
+                    fps?: number;
+                    /** @description gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files */
+                    dither?: boolean;
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
+                    /** @description Render in the background: 202 with the render id at once; `GET /v1/renders/{id}` and the `render.completed` / `render.failed` webhooks tell the outcome. Charged when accepted. Needed for a video too long to render while the request waits (400 says so). */
                     async?: boolean;
                 };
             };
@@ -3755,6 +4247,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                /** @description Only assets of this kind */
+                kind?: "image" | "font" | "video" | "audio";
             };
             header?: never;
             path: {

@@ -13,20 +13,24 @@ import { type ApiClient, call } from './transport.ts';
 export type RenderResult = Schemas['RenderResult'];
 /** A background render's state: `pending`, `done` (with `result`) or `failed` (with `error`). */
 export type RenderJob = Schemas['RenderJob'];
-/** One file's result, or `{pages}` (a file per page) for `allPages` in PNG or JPEG. */
+/** One file's result (a video is one file), or `{pages}` (a file per page) for `allPages` in PNG or JPEG. */
 export type RenderOutput = JsonAnswer<'renderTemplate', 200>;
-/** Format, modifications, page selection, scale, quality, idempotency key (`async` is the helpers' call). */
+/**
+ * Format (png, jpeg, pdf, mp4, webm, gif), modifications, page selection, scale, quality, fps,
+ * dither, timeMs, idempotency key (`async` is the helpers' call).
+ */
 export type RenderRequest = Omit<JsonBody<'renderTemplate'>, 'async'>;
 /** `{pages}`: a file per page, for `allPages` in PNG or JPEG. */
 export type RenderPages = Extract<RenderOutput, { pages: unknown }>;
 /**
  * What a render request answers, as far as its type tells: one file unless `allPages` (or with it
- * in PDF), `{pages}` for `allPages` in PNG (the default format) or JPEG, either when it cannot tell.
+ * in PDF or a video format), `{pages}` for `allPages` in PNG (the default format) or JPEG, either
+ * when it cannot tell.
  */
 export type RenderOutputFor<Request> = 'allPages' extends keyof Request
   ? Request extends { allPages: true }
     ? 'format' extends keyof Request
-      ? Request extends { format: 'pdf' }
+      ? Request extends { format: 'pdf' | 'mp4' | 'webm' | 'gif' }
         ? RenderResult
         : Request extends { format: 'png' | 'jpeg' }
           ? RenderPages

@@ -49,6 +49,15 @@ describe('Platen.render', () => {
     const unknown: boolean = pages.pages.length > 0;
     expectTypeOf(await platen.render(templateId, { allPages: unknown })).toEqualTypeOf<RenderOutput>();
   });
+
+  it('answers one file for a video, of every page with allPages, with its length and frames', async () => {
+    const { platen, templateId } = await sdkWorkspace(server, 5);
+    const gif = await platen.render(templateId, { allPages: true, format: 'gif', fps: 2, dither: false });
+    expectTypeOf(gif).toEqualTypeOf<RenderResult>();
+    // A page without a durationMs plays 5 s in a video: 10 frames at 2 a second.
+    expect(gif).toMatchObject({ format: 'gif', durationMs: 5000, frames: 10, credits: { charged: 1 } });
+    expect((await fetch(gif.url ?? '')).headers.get('content-type')).toBe('image/gif');
+  });
 });
 
 describe('Platen.renderAndWait', () => {

@@ -25,7 +25,9 @@ const templateFileSchema = z.strictObject({
 });
 
 const assetSidecarSchema = z.strictObject({
-  contentType: z.string().regex(/^(image|font)\/[\w.+-]+$/, 'must be an image/… or font/… type'),
+  contentType: z
+    .string()
+    .regex(/^(image|font|video|audio)\/[\w.+-]+$/, 'must be an image/…, font/…, video/… or audio/… type'),
   family: z.string().trim().min(1).max(100).optional(),
 });
 
@@ -167,6 +169,12 @@ const EXTENSIONS: Record<string, string> = {
   'font/otf': 'otf',
   'font/woff': 'woff',
   'font/woff2': 'woff2',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'audio/mp4': 'm4a',
+  'audio/webm': 'weba',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
 };
 
 export const assetFileName = (id: string, contentType: string): string =>

@@ -7,6 +7,7 @@ import { assetIdOf, classifyImageSrc } from '../../design/index.ts';
 import { defaultImagePolicy, type FetchPolicy, FetchRefused, fetchImageBytes } from '../../outbound/index.ts';
 import type { JobAsset } from '../types.ts';
 import { cacheBytes } from './cache-limits.ts';
+import type { LoadedImage } from './images.ts';
 import { Lru } from './lru.ts';
 
 export class ImageSourceError extends Error {
@@ -26,6 +27,32 @@ export interface SourceContext {
   allowPrivateUrls: boolean;
   /** Test seam: overrides parts of the image fetch policy (DNS, address rule, limits); bypasses the cache. */
   fetchPolicy?: Partial<FetchPolicy>;
+  /** Video elements' frames (motion): a decoder per clip for a video, one frame each for a still. */
+  videoFrames?: VideoFrameSource;
+  /**
+   * Images already loaded by src, kept by the caller across renders of one page (a video's frames):
+   * an asset is then neither wrapped nor hashed again on every frame.
+   */
+  loadedImages?: Map<string, LoadedImage>;
+}
+
+/** A video clip's frame as a videoFrameKey names it, at the size its image op draws it. */
+export interface VideoFrameRequest {
+  assetId: string;
+  /** Milliseconds into the clip: the frame shown then (the last one starting at or before it). */
+  clipMs: number;
+  /** The video element drawing it. */
+  elementId: string;
+  /** Device pixels the op covers (what the frame is decoded to, never above the clip's own size). */
+  deviceWidth: number;
+  deviceHeight: number;
+}
+
+/** Where video frames come from (src/engine/video/clips.ts); failures are ImageSourceErrors. */
+export interface VideoFrameSource {
+  /** The clip's picture size, which layout fits into the element like an image's. */
+  clipSize(assetId: string): Promise<{ width: number; height: number }>;
+  frame(request: VideoFrameRequest): Promise<LoadedImage>;
 }
 
 /** How long fetched URL bytes are reused; a changed remote image shows up after this. */

@@ -5,7 +5,8 @@
  * resolution). Image bombs are refused from the header, before any pixel is decoded.
  */
 import { createHash } from 'node:crypto';
-import { type Canvas, createCanvas, Image } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, Image, ImageData } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import {
   readSvg,
   SVG_MAX_FILTER_WORK,
@@ -18,7 +19,7 @@ import {
 } from '../layout/index.ts';
 import { renderLimits } from '../limits.ts';
 import { cacheBytes } from './cache-limits.ts';
-import { classifyImageBytes } from './image-kind.ts';
+import { classifyImageBytes, type ImageBytesKind } from './image-kind.ts';
 import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
 import { Lru } from './lru.ts';
 
@@ -28,10 +29,15 @@ export interface LoadedImage {
   id: string;
   width: number;
   height: number;
-  /** Decoded bitmap (lazily decoded by Skia on first draw, then kept). */
-  image?: Image;
+  /**
+   * Decoded bitmap (lazily decoded by Skia on first draw, then kept), or a canvas holding pixels
+   * decoded elsewhere (a video clip's frame, src/engine/video/clips.ts).
+   */
+  image?: Image | Canvas;
   /** The source bytes of a baseline-compatible 3-component JPEG, which a PDF can embed as they are. */
   jpeg?: Buffer;
+  /** The source bytes of a JPEG or WebP, which libvips can decode at a reduced size (shrinksOnLoad). */
+  shrinkable?: Buffer;
   /** SVG markup, rasterised per device size. */
   markup?: Buffer;
   /** What the SVG's filters cost per rasterised pixel (see svgFilterCost). */
@@ -54,7 +60,7 @@ const decoded = new Lru<string, LoadedImage>({
   maxWeight: cacheBytes('decodedImages'),
   weigh: (img) =>
     img.kind === 'bitmap'
-      ? pixelsOf(img.width, img.height) + (img.jpeg?.byteLength ?? 0)
+      ? pixelsOf(img.width, img.height) + ((img.shrinkable ?? img.jpeg)?.byteLength ?? 0)
       : (img.markup?.byteLength ?? 0),
 });
 
@@ -126,10 +132,18 @@ function decodeSvg(id: string, bytes: Buffer): LoadedImage {
   return { kind: 'svg', id, markup: bytes, filterCost, ...size };
 }
 
-function decodeBitmap(id: string, bytes: Buffer): LoadedImage {
+function decodeBitmap(id: string, bytes: Buffer, kind: ImageBytesKind): LoadedImage {
   const image = readBitmapHeader(bytes);
   const jpeg = isRgbJpeg(bytes) ? bytes : undefined;
-  return { kind: 'bitmap', id, width: image.width, height: image.height, image, ...(jpeg ? { jpeg } : {}) };
+  return {
+    kind: 'bitmap',
+    id,
+    width: image.width,
+    height: image.height,
+    image,
+    ...(jpeg ? { jpeg } : {}),
+    ...(kind === 'jpeg' || kind === 'webp' ? { shrinkable: bytes } : {}),
+  };
 }
 
 /**
@@ -155,14 +169,36 @@ export function decodedImage(id: string): LoadedImage | undefined {
   return decoded.get(id);
 }
 
+/**
+ * Content hashes of the bytes this process holds across renders, by their memory (a render process
+ * keeps an asset's bytes once shipped, shipped-assets.ts, and every render views the same memory):
+ * a template's 566 KB photo is then not hashed again on every render (about 0.8 ms). Held bytes
+ * are never written to, so the same memory means the same content.
+ */
+const hashes = new WeakMap<ArrayBufferLike, Map<string, string>>();
+
+function contentHash(bytes: Buffer): string {
+  const span = `${bytes.byteOffset}:${bytes.byteLength}`;
+  let known = hashes.get(bytes.buffer);
+  const found = known?.get(span);
+  if (found) return found;
+  const id = createHash('sha1').update(bytes).digest('hex');
+  if (!known) {
+    known = new Map();
+    hashes.set(bytes.buffer, known);
+  }
+  known.set(span, id);
+  return id;
+}
+
 export function decodeImage(source: SourceBytes): LoadedImage {
-  const id = createHash('sha1').update(source.bytes).digest('hex');
+  const id = contentHash(source.bytes);
   const known = decoded.get(id);
   if (known) return known;
   // The declared type is ignored: bytes decide, and markup always takes the checked SVG path.
   const kind = classifyImageBytes(source.bytes);
   if (kind === null) throw new ImageSourceError('the image is not a PNG, JPEG, WebP, GIF or SVG');
-  const image = kind === 'svg' ? decodeSvg(id, source.bytes) : decodeBitmap(id, source.bytes);
+  const image = kind === 'svg' ? decodeSvg(id, source.bytes) : decodeBitmap(id, source.bytes, kind);
   decoded.set(id, image);
   return image;
 }
@@ -196,7 +232,7 @@ function rasteriseSvg(image: LoadedImage, width: number, height: number): Drawab
 }
 
 /** A pre-scaled copy: drawing it 1:1 is a blit, and Skia's mipmapped scaling runs only once. */
-function downscale(image: Image, width: number, height: number): Drawable {
+function downscale(image: Image | Canvas, width: number, height: number): Drawable {
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.imageSmoothingEnabled = true;
@@ -205,16 +241,64 @@ function downscale(image: Image, width: number, height: number): Drawable {
   return canvas;
 }
 
+/** Upscaling (or 1:1) draws the original; any reduction draws a copy pre-scaled to the device size. */
+const isReduction = (image: LoadedImage, deviceWidth: number, deviceHeight: number): boolean =>
+  deviceWidth < image.width || deviceHeight < image.height;
+
+const drawableKey = (id: string, width: number, height: number): string => `${id}@${width}x${height}`;
+
+/**
+ * A JPEG or WebP drawn at half its size or less (in both directions) is decoded at a reduced size
+ * straight from its compressed data (shrink-on-load: JPEG's DCT scaling by 1/2, 1/4 or 1/8, WebP's
+ * scaled decoder) by libvips, then resampled to the device size (Lanczos 3) on libvips's threads.
+ * Measured (docs/performance.md, "Shrink-on-load"): a 4000×3000 photo drawn at 1440×1080 took 75 ms
+ * against 230-280 ms for Skia's whole decode and mipmapped scaling. A smaller reduction decodes
+ * every coefficient anyway, and there Skia's path costs less CPU (it needs no copy of the pixels
+ * into a canvas), so it keeps it.
+ */
+const shrinksOnLoad = (image: LoadedImage, deviceWidth: number, deviceHeight: number): boolean =>
+  deviceWidth * 2 <= image.width && deviceHeight * 2 <= image.height;
+
+/**
+ * Pre-scales a JPEG or WebP that shrinks on load (above) before drawing, off the main thread.
+ * Neither libvips nor Skia applies the EXIF orientation or the embedded colour profile, so both
+ * draw the same pixels. Bytes libvips refuses are left to Skia's decoder at draw time
+ * (drawableFor), which decides how they fail.
+ */
+export async function prescale(image: LoadedImage, deviceWidth: number, deviceHeight: number): Promise<void> {
+  if (image.kind !== 'bitmap' || !image.shrinkable || !shrinksOnLoad(image, deviceWidth, deviceHeight))
+    return;
+  const [width, height] = boundedSize(deviceWidth, deviceHeight);
+  const key = drawableKey(image.id, width, height);
+  if (drawables.get(key)) return;
+  let pixels: Buffer;
+  try {
+    pixels = await sharp(image.shrinkable, { limitInputPixels: renderLimits.maxSourcePixels })
+      .resize(width, height, { fit: 'fill' })
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+  } catch {
+    return;
+  }
+  if (pixels.byteLength !== pixelsOf(width, height)) return;
+  const canvas = createCanvas(width, height);
+  const data = new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  canvas.getContext('2d').putImageData(new ImageData(data, width, height), 0, 0);
+  drawables.set(key, { drawable: canvas, weight: pixelsOf(width, height) });
+}
+
 /** What to draw for an op covering deviceWidth × deviceHeight output pixels. */
 export function drawableFor(image: LoadedImage, deviceWidth: number, deviceHeight: number): Drawable {
   if (image.kind === 'bitmap' && image.image) {
-    // Upscaling (or 1:1) draws the original; any reduction gets a cached copy at the device size,
-    // so a page blits it instead of resampling the photo on every render (measured: most of a
-    // 1080² page's raster time went to resampling a 1600×1200 photo drawn at 1440×1080).
-    if (deviceWidth >= image.width && deviceHeight >= image.height) return image.image;
+    // Any reduction gets a cached copy at the device size, so a page blits it instead of
+    // resampling the photo on every render (measured: most of a 1080² page's raster time went to
+    // resampling a 1600×1200 photo drawn at 1440×1080).
+    if (!isReduction(image, deviceWidth, deviceHeight)) return image.image;
   }
   const [width, height] = boundedSize(deviceWidth, deviceHeight);
-  const key = `${image.id}@${width}x${height}`;
+  const key = drawableKey(image.id, width, height);
   const known = drawables.get(key);
   if (known) return known.drawable;
   const drawable =

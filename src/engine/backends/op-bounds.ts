@@ -2,13 +2,15 @@
  * What each top-level draw op of a page is, for deciding which rows a change touches: a signature
  * (the op as data, with each image named by its content hash, so the same op over other bytes or
  * another workspace's font differs) and a conservative band of device rows it may paint. Rows are
- * over-estimated on purpose: strokes by their miter reach, text by generous ascent, descent and
- * advance, transforms (rotation) through the corners of the bounds, plus anti-aliasing slack.
- * Under-estimating would leave stale pixels; the incremental property test guards this.
+ * over-estimated on purpose (layout/bounds.ts): strokes by their miter reach, text by generous
+ * ascent, descent and advance, transforms (rotation, flips) through the corners of the bounds,
+ * shadows by their offset and blur reach, blurs by theirs, plus anti-aliasing slack; a link draws
+ * nothing. Under-estimating would leave stale pixels; the incremental property test guards this.
  */
 import { Path2D } from '@napi-rs/canvas';
+import { opRect, type Rect, transformRect } from '../layout/bounds.ts';
 import { scaling } from '../layout/geometry.ts';
-import type { DrawOp, Matrix } from '../layout/types.ts';
+import type { DrawOp } from '../layout/types.ts';
 
 export interface OpFootprint {
   signature: string;
@@ -16,79 +18,33 @@ export interface OpFootprint {
   rows: [number, number];
 }
 
-type Rect = [left: number, top: number, right: number, bottom: number];
-
-const EMPTY: Rect = [
-  Number.POSITIVE_INFINITY,
-  Number.POSITIVE_INFINITY,
-  Number.NEGATIVE_INFINITY,
-  Number.NEGATIVE_INFINITY,
-];
 /** Anti-aliasing and rounding slack, in device pixels. */
-const SLACK = 3;
+export const SLACK = 3;
 
-function union(a: Rect, b: Rect): Rect {
-  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
+/** Exact bounds of path data, from Skia. */
+const skiaPathBounds = (d: string): Rect => new Path2D(d).getBounds();
+
+/** The op's conservative bounds in device pixels (not yet grown by the slack). */
+export function deviceRectOf(op: DrawOp, scale: number): Rect {
+  return transformRect(scaling(scale, scale), opRect(op, { pathBounds: skiaPathBounds, deviceScale: scale }));
 }
 
-function transformRect(m: Matrix, [l, t, r, b]: Rect): Rect {
-  if (!Number.isFinite(l)) return EMPTY;
-  let out = EMPTY;
-  for (const [x, y] of [
-    [l, t],
-    [r, t],
-    [r, b],
-    [l, b],
-  ] as const) {
-    const px = m[0] * x + m[2] * y + m[4];
-    const py = m[1] * x + m[3] * y + m[5];
-    out = union(out, [px, py, px, py]);
-  }
-  return out;
-}
-
-const grow = ([l, t, r, b]: Rect, by: number): Rect => [l - by, t - by, r + by, b + by];
-
-function fontSize(font: string): number {
-  return Number(/([\d.]+)px/.exec(font)?.[1] ?? 0) || 0;
-}
-
-/** The op's bounds in its own coordinates (groups: their children's, in the group's parent space). */
-function localRect(op: DrawOp): Rect {
-  switch (op.op) {
-    case 'path': {
-      const [l, t, r, b] = new Path2D(op.d).getBounds();
-      const reach = op.stroke ? (op.stroke.width / 2) * Math.max(op.stroke.miterLimit, 1.5) : 0;
-      return grow([l, t, r, b], reach);
-    }
-    case 'text': {
-      const size = fontSize(op.font);
-      const spaces = op.text.split(' ').length - 1;
-      const advance =
-        op.text.length * (size * 1.5 + Math.abs(op.letterSpacing)) + spaces * Math.abs(op.wordSpacing);
-      // Right-to-left runs are placed from x too, but glyph overhangs go either way.
-      return [op.x - size - advance, op.y - size * 1.6, op.x + size + advance, op.y + size * 0.8];
-    }
-    case 'image':
-      return [op.x, op.y, op.x + op.width, op.y + op.height];
-    case 'group': {
-      const m = op.transform;
-      let out = EMPTY;
-      for (const child of op.children)
-        out = union(out, m ? transformRect(m, localRect(child)) : localRect(child));
-      return out;
-    }
-  }
+/** The op as data, each image named by its content hash alone: its key may be a data URI of megabytes. */
+export function signatureOf(op: DrawOp, imageIds: ReadonlyMap<string, string>): string {
+  return JSON.stringify(op, (key, value) =>
+    key === 'key' && typeof value === 'string' ? `#${imageIds.get(value) ?? value}` : value,
+  );
 }
 
 export function footprintOf(op: DrawOp, scale: number, imageIds: ReadonlyMap<string, string>): OpFootprint {
-  const [, top, , bottom] = transformRect(scaling(scale, scale), localRect(op));
-  // An image is named by its content hash alone: its key may be a data URI of megabytes.
-  const signature = JSON.stringify(op, (key, value) =>
-    key === 'key' && typeof value === 'string' ? `#${imageIds.get(value) ?? value}` : value,
-  );
-  const rows: [number, number] = Number.isFinite(top)
-    ? [Math.floor(top) - SLACK, Math.ceil(bottom) + SLACK]
-    : [0, -1];
+  const [, top, , bottom] = deviceRectOf(op, scale);
+  const signature = signatureOf(op, imageIds);
+  // Empty (nothing drawn): no rows. Unbounded (never from Skia's bounds, but safe): every row.
+  const rows: [number, number] = !(top <= bottom)
+    ? [0, -1]
+    : [
+        Number.isFinite(top) ? Math.floor(top) - SLACK : -1e9,
+        Number.isFinite(bottom) ? Math.ceil(bottom) + SLACK : 1e9,
+      ];
   return { signature, rows };
 }

@@ -6,6 +6,7 @@
  * renderLimits.pdfRasterScale.
  */
 import { PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
+import { renderLimits } from '../limits.ts';
 import { drawPreparedPage } from './draw-context.ts';
 import { PdfImageSwap } from './pdf-images.ts';
 import type { PreparedPage } from './prepare.ts';
@@ -31,7 +32,12 @@ export async function renderPdf(pages: readonly PdfPage[], quality: number): Pro
     // The typings omit drawImage from the PDF page context; at run time it is the full 2D context.
     const ctx = doc.beginPage(prepared.layout.width, prepared.layout.height) as unknown as SKRSContext2D;
     try {
-      drawPreparedPage(ctx, swapping, pageId);
+      // A PDF page's device space is points; effects' layers are pixels at the PDF raster scale.
+      drawPreparedPage(ctx, swapping, pageId, {
+        width: prepared.layout.width,
+        height: prepared.layout.height,
+        layerScale: renderLimits.pdfRasterScale,
+      });
     } finally {
       doc.endPage();
     }

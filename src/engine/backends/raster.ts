@@ -43,7 +43,7 @@ export function drawPageOnto(
     ctx.fillRect(0, 0, canvas.width, canvas.height);
   }
   ctx.scale(scale, scale);
-  drawPreparedPage(ctx, prepared, pageId);
+  drawPreparedPage(ctx, prepared, pageId, { width: canvas.width, height: canvas.height, layerScale: 1 });
 }
 
 /** WebP, whole, by sharp (thumbnails; speed first). */

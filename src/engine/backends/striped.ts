@@ -7,6 +7,7 @@
  * the strips that a changed op touched, before or after, are read back and encoded; the others
  * are reused as encoded. Without a base, every strip is encoded, in parallel.
  */
+import { createHash } from 'node:crypto';
 import type { Canvas } from '@napi-rs/canvas';
 import { cacheBytes } from './cache-limits.ts';
 import { encodeJpegStrip, type JpegStrip, joinJpeg } from './encode/jpeg-strips.ts';
@@ -50,6 +51,23 @@ const bases = new Lru<string, Base>({
   maxWeight: cacheBytes('renderBases'),
   weigh: (base) => base.bytes,
 });
+
+/**
+ * Base keys → the image set of the latest base stored under each: the fallback when no base of
+ * the same images exists (bounded like the bases; an evicted base is simply not found).
+ */
+const latestImages = new Lru<string, string>({ maxEntries: 1024 });
+
+/**
+ * The images a page draws, as one key part: bases are kept per image set, so a render with a new
+ * photo does not replace the base the template's own photo renders find (measured in
+ * docs/performance.md: headline renders interleaved with new-photo renders of one template
+ * re-encoded every strip).
+ */
+function imageSetOf(prepared: PreparedPage): string {
+  const ids = [...new Set(prepared.imageIds.values())].sort().join(',');
+  return createHash('sha1').update(ids).digest('hex');
+}
 
 const sizeOf = (strip: EncodedStrip): number =>
   'chunk' in strip ? strip.chunk.length : strip.header.length + strip.entropy.length;
@@ -134,7 +152,13 @@ export async function encodeStriped(
   const key = options.baseKey
     ? `${options.baseKey}\u0000${options.format}\u0000${options.quality}\u0000${options.scale}`
     : undefined;
-  const found = key ? bases.get(key) : undefined;
+  const images = key ? imageSetOf(prepared) : '';
+  // The base of the same images, else the latest of any images (a new product photo in a box
+  // still reuses the strips around it).
+  const latest = key ? latestImages.get(key) : undefined;
+  const found = key
+    ? (bases.get(`${key}\u0000${images}`) ?? (latest ? bases.get(`${key}\u0000${latest}`) : undefined))
+    : undefined;
   const base =
     found && found.width === width && found.height === height && found.opaque === options.opaque
       ? found
@@ -149,7 +173,15 @@ export async function encodeStriped(
       : joinPng(strips as PngBand[], width, height, options.opaque);
   if (key) {
     const size = strips.reduce((sum, strip) => sum + sizeOf(strip), 0);
-    bases.set(key, { width, height, opaque: options.opaque, footprints, strips, bytes: size });
+    bases.set(`${key}\u0000${images}`, {
+      width,
+      height,
+      opaque: options.opaque,
+      footprints,
+      strips,
+      bytes: size,
+    });
+    latestImages.set(key, images);
   }
   return { bytes, encodedStrips: encoded.size, totalStrips: stripCount };
 }

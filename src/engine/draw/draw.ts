@@ -1,9 +1,19 @@
 /**
  * The drawing step: replays layout's draw operations onto any Canvas 2D context. Pure apart from
- * the context it is handed; the host builds paths and supplies decoded images.
+ * the context it is handed; the host builds paths, supplies decoded images and, for effects
+ * (shadow, blur, image filters; see effects.ts), offscreen layers.
  */
-import type { DrawOp, GroupOp, ImageOp, Paint, PathOp, TextRunOp } from '../layout/types.ts';
-import type { DrawContext, DrawHost, GradientLike } from './context.ts';
+import type { DrawOp, GroupOp, ImageOp, PathOp } from '../layout/types.ts';
+import type { DrawContext, DrawHost } from './context.ts';
+import {
+  drawFilteredImage,
+  drawGroupWithEffects,
+  EffectFailure,
+  type Surface,
+  surfaceFor,
+} from './effects.ts';
+import { paintStyle } from './paint.ts';
+import { drawText } from './text.ts';
 
 export class DrawFailure extends Error {
   constructor(
@@ -16,16 +26,6 @@ export class DrawFailure extends Error {
 }
 
 type Ctx<P, I> = DrawContext<P, I>;
-
-function paintStyle<P, I>(ctx: Ctx<P, I>, paint: Paint): string | GradientLike {
-  if (typeof paint === 'string') return paint;
-  const gradient =
-    paint.kind === 'linear'
-      ? ctx.createLinearGradient(paint.x0, paint.y0, paint.x1, paint.y1)
-      : ctx.createRadialGradient(paint.fx, paint.fy, 0, paint.cx, paint.cy, paint.r);
-  for (const stop of paint.stops) gradient.addColorStop(stop.offset, stop.color);
-  return gradient;
-}
 
 function drawPath<P, I>(ctx: Ctx<P, I>, op: PathOp, host: DrawHost<P, I>, alpha: number): void {
   const path = host.createPath(op.d);
@@ -49,27 +49,16 @@ function drawPath<P, I>(ctx: Ctx<P, I>, op: PathOp, host: DrawHost<P, I>, alpha:
   }
 }
 
-function drawText<P, I>(ctx: Ctx<P, I>, op: TextRunOp, alpha: number): void {
-  ctx.globalAlpha = alpha;
-  ctx.font = op.font;
-  ctx.fillStyle = op.color;
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'alphabetic';
-  ctx.direction = op.direction;
-  ctx.letterSpacing = `${op.letterSpacing}px`;
-  ctx.wordSpacing = `${op.wordSpacing}px`;
-  ctx.fillText(op.text, op.x, op.y);
-}
-
-function drawImage<P, I>(
-  ctx: Ctx<P, I>,
-  op: ImageOp,
-  host: DrawHost<P, I>,
-  alpha: number,
-  elementId?: string,
-): void {
-  const image = host.image(op.key, op.deviceWidth, op.deviceHeight);
-  if (image === undefined) throw new DrawFailure('image was not loaded', elementId);
+function drawImage<P, I>(s: Surface<P, I>, op: ImageOp, alpha: number, elementId?: string): void {
+  const missing = (): never => {
+    throw new DrawFailure('image was not loaded', elementId);
+  };
+  if (op.filter && s.host.layer) {
+    drawFilteredImage(s, op, alpha, missing);
+    return;
+  }
+  const { ctx, host } = s;
+  const image = host.image(op.key, op.deviceWidth, op.deviceHeight) ?? missing();
   ctx.globalAlpha = alpha;
   if (!op.clip) {
     ctx.drawImage(image, op.x, op.y, op.width, op.height);
@@ -81,39 +70,56 @@ function drawImage<P, I>(
   ctx.restore();
 }
 
-function drawGroup<P, I>(
-  ctx: Ctx<P, I>,
-  op: GroupOp,
-  host: DrawHost<P, I>,
-  alpha: number,
-  elementId?: string,
-): void {
+/** The group's transform, clip and children, without its effects. */
+function drawGroupContent<P, I>(s: Surface<P, I>, op: GroupOp, alpha: number, elementId?: string): void {
+  const { ctx, host } = s;
   ctx.save();
   if (op.transform) ctx.transform(...op.transform);
   if (op.clip) ctx.clip(host.createPath(op.clip));
   const inner = alpha * op.opacity;
-  for (const child of op.children) drawOp(ctx, child, host, inner, op.elementId ?? elementId);
+  for (const child of op.children) drawOp(s, child, inner, elementId);
   ctx.restore();
 }
 
-function drawOp<P, I>(
-  ctx: Ctx<P, I>,
-  op: DrawOp,
-  host: DrawHost<P, I>,
-  alpha: number,
-  elementId?: string,
-): void {
-  if (op.op === 'group') drawGroup(ctx, op, host, alpha, elementId);
-  else if (op.op === 'path') drawPath(ctx, op, host, alpha);
-  else if (op.op === 'text') drawText(ctx, op, alpha);
-  else drawImage(ctx, op, host, alpha, elementId);
+function drawGroup<P, I>(s: Surface<P, I>, op: GroupOp, alpha: number, elementId?: string): void {
+  const id = op.elementId ?? elementId;
+  const effects = op.effects;
+  if (!effects || !(effects.shadow || effects.blur) || !s.host.layer) {
+    drawGroupContent(s, op, alpha, id);
+    return;
+  }
+  try {
+    drawGroupWithEffects(s, op, (surface) => drawGroupContent(surface, op, alpha, id));
+  } catch (error) {
+    if (error instanceof EffectFailure) throw new DrawFailure(error.reason, id);
+    throw error;
+  }
 }
 
-/** Draws the ops in order; the context's state is restored afterwards. */
+function drawOp<P, I>(s: Surface<P, I>, op: DrawOp, alpha: number, elementId?: string): void {
+  if (op.op === 'group') drawGroup(s, op, alpha, elementId);
+  else if (op.op === 'path') drawPath(s.ctx, op, s.host, alpha);
+  else if (op.op === 'text') drawText(s.ctx, op, alpha);
+  else if (op.op === 'link') s.ctx.annotateLinkUrl?.(op.x, op.y, op.x + op.width, op.y + op.height, op.url);
+  else {
+    try {
+      drawImage(s, op, alpha, elementId);
+    } catch (error) {
+      if (error instanceof EffectFailure) throw new DrawFailure(error.reason, elementId);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Draws the ops in order; the context's state is restored afterwards. The context's transform
+ * when called maps page units to its device space (effects scale their lengths by it).
+ */
 export function drawOps<P, I>(ctx: DrawContext<P, I>, ops: readonly DrawOp[], host: DrawHost<P, I>): void {
+  const surface = surfaceFor(ctx, host);
   ctx.save();
   try {
-    for (const op of ops) drawOp(ctx, op, host, 1);
+    for (const op of ops) drawOp(surface, op, 1);
   } finally {
     ctx.restore();
   }

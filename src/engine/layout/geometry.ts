@@ -90,3 +90,29 @@ export function fitBox(
   const height = contentHeight * s;
   return { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height };
 }
+
+/**
+ * An element's own transform about its box centre (cx, cy): mirrored first (flipX across the
+ * vertical centre line, flipY across the horizontal one), then rotated clockwise by `degrees`, as
+ * design tools compose them. Undefined when it is the identity.
+ */
+export function elementTransform(
+  degrees: number,
+  flipX: boolean,
+  flipY: boolean,
+  cx: number,
+  cy: number,
+): Matrix | undefined {
+  const rotation = degrees % 360;
+  if (!flipX && !flipY) return rotation === 0 ? undefined : rotationAbout(rotation, cx, cy);
+  const flip = multiply(
+    translation(cx, cy),
+    multiply(scaling(flipX ? -1 : 1, flipY ? -1 : 1), translation(-cx, -cy)),
+  );
+  return rotation === 0 ? flip : multiply(rotationAbout(rotation, cx, cy), flip);
+}
+
+/** Uniform scaling about a point (motion's zoom, pop and `scale` keyframes). */
+export function scaledAbout(factor: number, cx: number, cy: number): Matrix {
+  return multiply(translation(cx, cy), multiply(scaling(factor, factor), translation(-cx, -cy)));
+}

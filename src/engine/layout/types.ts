@@ -36,15 +36,28 @@ export interface FillStyle {
 /** A 2D affine matrix as in Canvas `transform(a, b, c, d, e, f)`. */
 export type Matrix = readonly [number, number, number, number, number, number];
 
+/**
+ * Effects of an element (design document version 2) that reach beyond its drawn pixels. Lengths are
+ * in page units; the drawing step scales them by the device scale.
+ */
+export interface GroupEffects {
+  /** A drop shadow of everything the group draws, offset in page axes (not rotated with it). */
+  shadow?: { color: string; blur: number; offsetX: number; offsetY: number };
+  /** Gaussian blur radius of everything the group draws. */
+  blur?: number;
+}
+
 export interface GroupOp {
   op: 'group';
   /** The element this group draws, for error messages and tests. */
   elementId?: string;
+  /** Rotation and flips (and, for a design group, nothing else: children are laid out in page units). */
   transform?: Matrix;
   /** Multiplies the alpha of everything inside (applied per primitive, see docs/rendering.md). */
   opacity: number;
   /** Clip path (SVG path data) in the group's coordinates, applied after the transform. */
   clip?: string;
+  effects?: GroupEffects;
   children: DrawOp[];
 }
 
@@ -60,7 +73,10 @@ export interface TextRunOp {
   op: 'text';
   /** CSS font shorthand including the whole fallback chain. */
   font: string;
-  color: string;
+  /** A colour, or a gradient laid over the element's box (page units). */
+  color: Paint;
+  /** An outline around the glyphs, drawn under the fill (so the outer half shows). */
+  stroke?: { color: string; width: number };
   /** Left edge and alphabetic baseline of the run. */
   x: number;
   y: number;
@@ -84,9 +100,21 @@ export interface ImageOp {
   deviceHeight: number;
   /** Clip path in page units (the element box, rounded), when the image overflows or is rounded. */
   clip?: string;
+  /** A CSS filter (`brightness(1.2) grayscale(1) blur(4px)`), lengths already in device pixels. */
+  filter?: string;
 }
 
-export type DrawOp = GroupOp | PathOp | TextRunOp | ImageOp;
+/** A clickable area (a span's `link`): a PDF link annotation; raster outputs draw nothing. */
+export interface LinkOp {
+  op: 'link';
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  url: string;
+}
+
+export type DrawOp = GroupOp | PathOp | TextRunOp | ImageOp | LinkOp;
 
 export interface TextMetricsLite {
   ascent: number;
@@ -121,6 +149,8 @@ export interface LayoutEnv {
   images: ReadonlyMap<string, ImageInfo>;
   /** Output pixels per page unit: scale for raster, the PDF raster resolution for PDF. */
   deviceScale: number;
+  /** Motion: elements drawn scaled about their box centre (id → factor; see design/timeline.ts). */
+  scales?: ReadonlyMap<string, number>;
 }
 
 export interface PageLayout {

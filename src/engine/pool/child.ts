@@ -3,11 +3,16 @@
  * with --max-old-space-size), knows when it is ready, sends it one job at a time, reads its resident
  * set size from /proc, and kills it. Its stderr is passed through to ours; a V8 heap exhaustion
  * found there is reported, so the pool can say 'out of memory' rather than 'internal'.
+ *
+ * A render process starts its own process group (`detached`), and the programs it runs (ffmpeg for
+ * videos) stay in it: killing the process kills the whole group, so a video stopped at its
+ * deadline leaves no encoder behind, and its memory counts the group's (the encoders' too).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { RenderJob } from '../types.ts';
+import type { RenderedFile, RenderJob, StagedFile } from '../types.ts';
+import { removeScratchOf } from '../video/scratch.ts';
 import { BULK_FD, BulkReader } from './bulk.ts';
 import { renderProcessEntry } from './entry.ts';
 import type { ChildMessage, RenderAnswer, RenderOutcome, RenderRequest } from './protocol.ts';
@@ -19,6 +24,21 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
   heapExhausted: boolean;
 }
+
+/**
+ * glibc's allocator for render processes, unless the operator set these: freed memory up to 32 MB
+ * a block stays in the process and is handed out again, instead of going back to the kernel and
+ * being faulted in anew, page by page, by the next render's canvases, strips and decoded photos.
+ * Measured on the benchmark machine (docs/performance.md, "Memory that is touched again"): a
+ * first touch costs about 2.8 ms per MB there (64 MB: 180 ms, against 2.4 ms the second time), and
+ * a PNG render with a new photo made 3,400 page faults before, 630 after. The process's resident
+ * size stays near its high-water mark instead, which the pool's recycling limit bounds.
+ * musl and other allocators ignore the variables.
+ */
+const RENDER_PROCESS_MALLOC = {
+  MALLOC_MMAP_THRESHOLD_: String(32 * 2 ** 20),
+  MALLOC_TRIM_THRESHOLD_: String(256 * 2 ** 20),
+};
 
 export class ChildGone extends Error {
   constructor(readonly exit: ChildExit) {
@@ -40,6 +60,7 @@ export class RenderChild {
   private readonly shipped = new ShippedAssets();
   /** The job in flight, kept to send again whole if the process dropped an asset it held. */
   private current: RenderJob | undefined;
+  private currentOutputDir: string | undefined;
 
   constructor(options: { maxHeapMb: number }) {
     const entry = renderProcessEntry();
@@ -47,6 +68,9 @@ export class RenderChild {
       execArgv: [...entry.execArgv, `--max-old-space-size=${options.maxHeapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc', 'pipe'],
+      // Its own process group (its id is the group's), which its ffmpeg runs join.
+      detached: true,
+      env: { ...RENDER_PROCESS_MALLOC, ...process.env },
     });
     this.bulk = new BulkReader(this.process.stdio[BULK_FD] as Readable);
     this.process.stderr?.on('data', (chunk: Buffer) => {
@@ -59,6 +83,13 @@ export class RenderChild {
         this.pending = undefined;
         resolve(exit);
       };
+      // A process that died on its own (a crash) may leave its ffmpeg runs behind: they go too,
+      // and so do the scratch folders of a render it did not finish.
+      this.process.once('exit', () => {
+        this.killGroup();
+        const pid = this.process.pid;
+        if (pid !== undefined) void removeScratchOf(pid).catch(() => {});
+      });
       this.process.once('close', (code, signal) => end({ code, signal, heapExhausted: this.heapExhausted }));
       // A process that could not be started (e.g. EAGAIN) is gone too; other errors are only reported.
       this.process.on('error', (error) => {
@@ -106,25 +137,35 @@ export class RenderChild {
 
   private async withBytes(answer: RenderAnswer): Promise<RenderOutcome> {
     if (!answer.ok) return answer;
-    const files = [];
-    for (const { byteLength, ...file } of answer.files)
-      files.push({ ...file, bytes: await this.bulk.read(byteLength) });
+    const files: (RenderedFile | StagedFile)[] = [];
+    for (const { byteLength, path, ...file } of answer.files)
+      files.push(
+        path === undefined
+          ? { ...file, bytes: await this.bulk.read(byteLength) }
+          : { ...file, byteLength, path },
+      );
     return { ...answer, files };
   }
 
-  /** Sends one job; settles with the answer, or rejects with ChildGone if the process dies first. */
-  run(job: RenderJob): Promise<RenderOutcome> {
+  /**
+   * Sends one job; settles with the answer, or rejects with ChildGone if the process dies first.
+   * With `outputDir`, the files are written there (RenderPool.renderStaged).
+   */
+  run(job: RenderJob, outputDir?: string): Promise<RenderOutcome> {
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
       this.current = job;
+      this.currentOutputDir = outputDir;
       this.send(job, false);
     });
   }
 
   private send(job: RenderJob, whole: boolean): void {
-    const request: RenderRequest = whole
-      ? { kind: 'render', job, knownAssets: [] }
-      : { kind: 'render', ...this.shipped.split(job) };
+    const outputDir = this.currentOutputDir;
+    const request: RenderRequest = {
+      ...(whole ? { kind: 'render', job, knownAssets: [] } : { kind: 'render', ...this.shipped.split(job) }),
+      ...(outputDir ? { outputDir } : {}),
+    };
     this.process.send(request, (error) => {
       if (error && this.pending) {
         const { reject } = this.pending;
@@ -134,19 +175,71 @@ export class RenderChild {
     });
   }
 
-  /** Resident set size in bytes from /proc/<pid>/status (Linux); undefined elsewhere or once gone. */
+  /**
+   * Resident set size in bytes of the process and the programs it runs (ffmpeg), from /proc (Linux);
+   * undefined elsewhere or once gone.
+   */
   rssBytes(): number | undefined {
-    try {
-      const status = readFileSync(`/proc/${this.process.pid}/status`, 'utf8');
-      const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-      return kb === undefined ? undefined : Number(kb) * 1024;
-    } catch {
-      return undefined;
+    const pid = this.process.pid;
+    if (pid === undefined) return undefined;
+    const own = rssOf(pid);
+    if (own === undefined) return undefined;
+    let total = own;
+    for (const child of descendantsOf(pid)) total += rssOf(child) ?? 0;
+    return total;
+  }
+
+  /** SIGKILL to its process group: stops it at once, whatever it is doing (native code included), and its ffmpeg runs. */
+  kill(): void {
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      if (!this.killGroup()) this.process.kill('SIGKILL');
     }
   }
 
-  /** SIGKILL: stops it at once, whatever it is doing (native code included). */
-  kill(): void {
-    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
+  /** SIGKILL to every process of its group; false when there was none to signal. */
+  private killGroup(): boolean {
+    const pid = this.process.pid;
+    if (pid === undefined) return false;
+    try {
+      process.kill(-pid, 'SIGKILL');
+      return true;
+    } catch {
+      return false;
+    }
   }
+}
+
+function rssOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+const CHILDREN_LISTED = existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+
+/** Processes started by `pid` and theirs (from /proc/<pid>/task/<pid>/children, where the kernel lists them). */
+function descendantsOf(pid: number): number[] {
+  if (!CHILDREN_LISTED) return [];
+  const found: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0 && found.length < 256) {
+    const parent = pending.pop() as number;
+    let listed = '';
+    try {
+      listed = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const id of listed.split(' ')) {
+      const child = Number(id);
+      if (!Number.isInteger(child) || child <= 0) continue;
+      found.push(child);
+      pending.push(child);
+    }
+  }
+  return found;
 }

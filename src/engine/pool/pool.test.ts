@@ -6,9 +6,11 @@
  * processes do not outlive the pool's process, even one killed with SIGKILL mid-render.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PoolOverloaded, RenderError } from '../errors.ts';
 import { jobFor, pageDocument } from '../goldens/harness.ts';
@@ -117,6 +119,48 @@ describe('RenderPool', () => {
       expect(pooled?.width).toBe(200);
       expect(Buffer.from(pooled?.bytes ?? [])).toEqual(Buffer.from(local?.bytes ?? []));
       expect(pool.stats()).toMatchObject({ workers: 1, completed: 1, failed: 0, recycled: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stages files in a folder, synced, with the bytes a render sends, and sends bytes after', async () => {
+    const pool = new RenderPool({ workers: 1 });
+    const dir = join(mkdtempSync(join(tmpdir(), 'platen-pool-')), 'staging');
+    try {
+      const [staged] = await pool.renderStaged(quickJob(), dir);
+      const [local] = await renderInProcess(quickJob());
+      expect(staged).toMatchObject({ width: 200, height: 120, mimeType: 'image/png' });
+      expect(staged && 'bytes' in staged).toBe(false);
+      expect(dirname(staged?.path ?? '')).toBe(dir);
+      const bytes = readFileSync(staged?.path ?? '');
+      expect(bytes).toEqual(Buffer.from(local?.bytes ?? []));
+      expect(staged?.byteLength).toBe(bytes.length);
+      // The same process answers the next render over the bulk pipe: nothing staged is left in it.
+      const [sent] = await pool.render(quickJob());
+      expect(Buffer.from(sent?.bytes ?? [])).toEqual(bytes);
+      expect(readdirSync(dir)).toHaveLength(1);
+    } finally {
+      await pool.close();
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
+  });
+
+  it("sends a template's render to the process that rendered it last, where its base is", async () => {
+    const pool = new RenderPool({ workers: 2 });
+    const bases = () => pool.cacheStats().find((cache) => cache.name === 'render-bases');
+    try {
+      await pool.warmup();
+      // Two templates at once: one process each (the first takes A, the second B).
+      await Promise.all([
+        pool.render({ ...quickJob(), cacheKey: 'tpl_a' }),
+        pool.render({ ...quickJob(), cacheKey: 'tpl_b' }),
+      ]);
+      const before = bases()?.hits ?? 0;
+      // B alone: both processes are free, and B's goes where B's base is (a hit, not a new base).
+      await pool.render({ ...quickJob(), cacheKey: 'tpl_b' });
+      await pool.render({ ...quickJob(), cacheKey: 'tpl_a' });
+      expect(bases()?.hits).toBe(before + 2);
     } finally {
       await pool.close();
     }

@@ -9,11 +9,17 @@
  * a render (over `maxRssMb` → killed, 'out of memory') and checked after it (over `recycleRssMb`
  * → the process is replaced before its next render). A process that dies fails only its render
  * ('internal') and is replaced.
+ *
+ * Videos (MP4, WebM, GIF) hold a process for seconds to minutes: they have their own deadline
+ * (`videoTimeoutMs`), and at most `videoConcurrency` of them run at once; a video that would go over
+ * waits while the stills queued behind it are handed the free processes, so stills keep flowing.
+ * Killing a render process kills its process group, its ffmpeg runs with it (child.ts).
  */
 import { availableParallelism } from 'node:os';
-import type { CacheStats } from '../backends/lru.ts';
+import { type CacheStats, Lru } from '../backends/lru.ts';
 import { fromWire, PoolOverloaded, RenderError } from '../errors.ts';
-import type { RenderedFile, RenderJob } from '../types.ts';
+import { isVideoFormat, type RenderedFile, type RenderJob, type StagedFile } from '../types.ts';
+import { removeOrphanScratch } from '../video/scratch.ts';
 import { type ChildExit, ChildGone, RenderChild } from './child.ts';
 import type { RenderOutcome } from './protocol.ts';
 
@@ -30,6 +36,12 @@ export interface RenderPoolOptions {
   recycleRssMb?: number;
   /** A render whose process's RSS goes above this is killed with 'out of memory' (default 1500 MB). */
   maxRssMb?: number;
+  /** Deadline of one video render (MP4, WebM, GIF), queue wait excluded (default 120 s). */
+  videoTimeoutMs?: number;
+  /** Video renders running at once, each in its own process (default 1); the other processes serve stills. */
+  videoConcurrency?: number;
+  /** Videos that may wait for a video slot (default 4 × videoConcurrency); more → PoolOverloaded. */
+  maxVideoQueue?: number;
 }
 
 export interface RenderPoolStats {
@@ -47,6 +59,9 @@ export interface RenderPoolStats {
   restarts: number;
   overloaded: number;
   maxQueue: number;
+  /** Video renders running, and waiting in the queue. */
+  videosRunning: number;
+  videosQueued: number;
 }
 
 /** How often a running render's RSS is read (a /proc read: microseconds). */
@@ -55,7 +70,9 @@ const MB = 1024 * 1024;
 
 interface Waiting {
   job: RenderJob;
-  resolve(files: RenderedFile[]): void;
+  /** RenderPool.renderStaged: where the render process writes the files. */
+  outputDir?: string;
+  resolve(files: (RenderedFile | StagedFile)[]): void;
   reject(error: Error): void;
 }
 
@@ -76,9 +93,15 @@ export class RenderPool {
   private readonly maxHeapMb: number;
   private readonly recycleRss: number;
   private readonly maxRss: number;
+  private readonly videoTimeoutMs: number;
+  private readonly videoConcurrency: number;
+  private readonly maxVideoQueue: number;
+  private videosRunning = 0;
   private closed = false;
   /** Each process's cache counters, as its last answer reported them. */
   private readonly cachesBySlot: CacheStats[][] = [];
+  /** Workspace and template (a job's cacheKey) → the slot that rendered it last. */
+  private readonly affinity = new Lru<string, number>({ maxEntries: 4096 });
   private running = 0;
   private completed = 0;
   private failed = 0;
@@ -95,10 +118,15 @@ export class RenderPool {
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.recycleRss = (options.recycleRssMb ?? 600) * MB;
     this.maxRss = (options.maxRssMb ?? 1500) * MB;
+    this.videoTimeoutMs = options.videoTimeoutMs ?? 120_000;
+    this.videoConcurrency = Math.max(1, options.videoConcurrency ?? 1);
+    this.maxVideoQueue = options.maxVideoQueue ?? 4 * this.videoConcurrency;
     for (let slot = 0; slot < workers; slot++) {
       this.startFailures.push(0);
       this.spawn(slot);
     }
+    // Scratch folders of render processes killed with a service that is no longer running.
+    void removeOrphanScratch().catch(() => {});
   }
 
   /** Resolves when every process has loaded the renderer and the fonts (they start at construction). */
@@ -112,14 +140,55 @@ export class RenderPool {
     }
   }
 
-  render(job: RenderJob): Promise<RenderedFile[]> {
+  /**
+   * `claimed`: a render the background worker took from the queue table. The worker bounds how
+   * many it holds, and refusing one would fail a render its caller was told is accepted, so the
+   * video lane's bound does not apply to it.
+   */
+  async render(job: RenderJob, options: { claimed?: boolean } = {}): Promise<RenderedFile[]> {
+    const files = await this.enqueue(job, undefined, options);
+    return files.map((file) => {
+      if (!('bytes' in file)) throw new Error('the render process staged a file it was asked to send');
+      return file;
+    });
+  }
+
+  /**
+   * Renders as `render` does, but the render process writes each file into `outputDir` and syncs
+   * it there, answering paths (StagedFile): for a store on the same filesystem, which moves them
+   * into place, so the bytes never cross the pipe or the service's memory. The caller owns the
+   * files from then on (to move or remove).
+   */
+  async renderStaged(
+    job: RenderJob,
+    outputDir: string,
+    options: { claimed?: boolean } = {},
+  ): Promise<StagedFile[]> {
+    const files = await this.enqueue(job, outputDir, options);
+    return files.map((file) => {
+      if (!('path' in file)) throw new Error('the render process sent bytes it was asked to stage');
+      return file;
+    });
+  }
+
+  private enqueue(
+    job: RenderJob,
+    outputDir: string | undefined,
+    options: { claimed?: boolean },
+  ): Promise<(RenderedFile | StagedFile)[]> {
     if (this.closed) return Promise.reject(closedError());
-    if (this.queue.length >= this.maxQueue) {
+    // Videos wait in a lane of their own: however many are sent, they never fill the queue that
+    // stills wait in, and at most a few wait for each video slot (each may take minutes).
+    const videosWaiting = this.queue.filter((waiting) => isVideoFormat(waiting.job.format)).length;
+    const full = isVideoFormat(job.format)
+      ? videosWaiting >= this.maxVideoQueue && !options.claimed
+      : this.queue.length - videosWaiting >= this.maxQueue;
+    if (full) {
       this.overloaded++;
       return Promise.reject(new PoolOverloaded());
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      this.queue.push({ job, ...(outputDir ? { outputDir } : {}), resolve, reject });
       this.dispatch();
     });
   }
@@ -137,6 +206,8 @@ export class RenderPool {
       restarts: Math.max(0, this.spawned - this.slots.length),
       overloaded: this.overloaded,
       maxQueue: this.maxQueue,
+      videosRunning: this.videosRunning,
+      videosQueued: this.queue.filter((waiting) => isVideoFormat(waiting.job.format)).length,
     };
   }
 
@@ -210,19 +281,34 @@ export class RenderPool {
   }
 
   private dispatch(): void {
-    for (const [slot, child] of this.slots.entries()) {
-      if (this.queue.length === 0) return;
-      if (!child.isReady || child.busy || !child.alive) continue;
-      const waiting = this.queue.shift();
-      if (waiting) void this.execute(slot, child, waiting);
+    while (this.queue.length > 0) {
+      const idle = [...this.slots.entries()].filter(
+        ([, child]) => child.isReady && !child.busy && child.alive,
+      );
+      if (idle.length === 0) return;
+      // The first queued render that may start: a video only while fewer than videoConcurrency run.
+      const videosFull = this.videosRunning >= this.videoConcurrency;
+      const index = this.queue.findIndex((waiting) => !(videosFull && isVideoFormat(waiting.job.format)));
+      if (index < 0) return;
+      const [waiting] = this.queue.splice(index, 1) as [Waiting];
+      // A template's renders go to the process that rendered it last when it is free: its caches
+      // hold the template's decoded images and the bases its next render splices onto.
+      const key = waiting.job.cacheKey ? `${waiting.job.workspaceId}\u0000${waiting.job.cacheKey}` : null;
+      const preferred = key === null ? undefined : this.affinity.get(key);
+      const [slot, child] = idle.find(([at]) => at === preferred) ?? (idle[0] as [number, RenderChild]);
+      if (key !== null) this.affinity.set(key, slot);
+      void this.execute(slot, child, waiting);
     }
   }
 
   private async execute(slot: number, child: RenderChild, waiting: Waiting): Promise<void> {
+    const video = isVideoFormat(waiting.job.format);
     child.busy = true;
     this.running++;
-    const outcome = await this.watch(child, waiting.job);
+    if (video) this.videosRunning++;
+    const outcome = await this.watch(child, waiting.job, waiting.outputDir);
     this.running--;
+    if (video) this.videosRunning--;
     child.busy = false;
     if (outcome.kind === 'answer') {
       const { answer } = outcome;
@@ -240,7 +326,7 @@ export class RenderPool {
       }
     } else {
       this.failed++;
-      waiting.reject(this.failure(outcome));
+      waiting.reject(this.failure(outcome, video));
       // A dead process is replaced when its exit is seen (replaceDead); a live one is killed now.
       if (outcome.kind !== 'gone') this.retire(slot, child);
     }
@@ -248,16 +334,17 @@ export class RenderPool {
   }
 
   /** Runs the job on the process until it answers, dies, runs out of time or grows over maxRssMb. */
-  private watch(child: RenderChild, job: RenderJob): Promise<Outcome> {
+  private watch(child: RenderChild, job: RenderJob, outputDir: string | undefined): Promise<Outcome> {
     let timer: NodeJS.Timeout | undefined;
     let poll: NodeJS.Timeout | undefined;
+    const deadline = isVideoFormat(job.format) ? this.videoTimeoutMs : this.timeoutMs;
     return new Promise<Outcome>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: 'timeout' }), this.timeoutMs);
+      timer = setTimeout(() => resolve({ kind: 'timeout' }), deadline);
       poll = setInterval(() => {
         const rss = child.rssBytes();
         if (rss !== undefined && rss > this.maxRss) resolve({ kind: 'memory' });
       }, MEMORY_POLL_MS);
-      child.run(job).then(
+      child.run(job, outputDir).then(
         (answer) => resolve({ kind: 'answer', answer }),
         (error: unknown) =>
           resolve({ kind: 'gone', ...(error instanceof ChildGone ? { exit: error.exit } : {}) }),
@@ -268,10 +355,11 @@ export class RenderPool {
     });
   }
 
-  private failure(outcome: Exclude<Outcome, { kind: 'answer' }>): RenderError {
+  private failure(outcome: Exclude<Outcome, { kind: 'answer' }>, video: boolean): RenderError {
     if (outcome.kind === 'timeout') {
       this.timedOut++;
-      return new RenderError(`The render took longer than ${this.timeoutMs} ms and was stopped.`, {
+      const deadline = video ? this.videoTimeoutMs : this.timeoutMs;
+      return new RenderError(`The render took longer than ${deadline} ms and was stopped.`, {
         reason: 'timeout',
       });
     }

@@ -5,7 +5,7 @@
  */
 import type { CacheStats } from '../backends/lru.ts';
 import type { WireError } from '../errors.ts';
-import type { RenderedFile, RenderJob } from '../types.ts';
+import type { RenderedFile, RenderJob, StagedFile } from '../types.ts';
 
 /** Pool → process: render one job. A process runs one job at a time. */
 export interface RenderRequest {
@@ -14,6 +14,8 @@ export interface RenderRequest {
   job: RenderJob;
   /** Asset ids of this job whose bytes the process was sent earlier. */
   knownAssets: string[];
+  /** Write the files into this directory (synced) and answer their paths, not their bytes. */
+  outputDir?: string;
 }
 
 /** Process → pool: an asset named in `knownAssets` is no longer held; send the job again, whole. */
@@ -26,8 +28,11 @@ export interface ReadyMessage {
   kind: 'ready';
 }
 
-/** A rendered file as answered: its bytes follow on the bulk pipe (bulk.ts), `byteLength` of them. */
-export type AnsweredFile = Omit<RenderedFile, 'bytes'> & { byteLength: number };
+/**
+ * A rendered file as answered: its bytes follow on the bulk pipe (bulk.ts), `byteLength` of them,
+ * or, for a request with an `outputDir`, they are in the file at `path`.
+ */
+export type AnsweredFile = Omit<RenderedFile, 'bytes'> & { byteLength: number; path?: string };
 
 /** Process → pool: the answer to the job it was given, its resident set size and caches after it. */
 export type RenderAnswer = {
@@ -38,6 +43,6 @@ export type RenderAnswer = {
 
 export type ChildMessage = ReadyMessage | NeedAssetsMessage | RenderAnswer;
 
-/** An answer with its files' bytes read from the bulk pipe: what the pool works with. */
+/** An answer with its files' bytes read from the bulk pipe (or staged): what the pool works with. */
 export type RenderOutcome = Omit<RenderAnswer, 'files'> &
-  ({ ok: true; files: RenderedFile[] } | { ok: false; error: WireError });
+  ({ ok: true; files: (RenderedFile | StagedFile)[] } | { ok: false; error: WireError });

@@ -6,18 +6,24 @@
  *
  * It never outlives the pool's process: it exits when the IPC channel closes ('disconnect'), and,
  * because that event cannot run while the main thread is busy in native code (Skia, resvg), a
- * small watchdog thread also kills it when its parent process is gone.
+ * small watchdog thread also kills it when its parent process is gone. It leads its own process
+ * group (the pool starts it `detached`); the ffmpeg runs of a video render belong to that group, so
+ * the watchdog kills the group, and an exit kills the runs (src/engine/video/ffmpeg.ts).
  */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
+import { writeSyncedFile } from '../../core/synced-file.ts';
 import { registerBundledFonts } from '../backends/fonts.ts';
 import { cacheStats } from '../backends/lru.ts';
 import { RenderError, toWire } from '../errors.ts';
 import { renderInProcess } from '../render.ts';
 import type { RenderJob } from '../types.ts';
 import { BULK_FD, writeBulk } from './bulk.ts';
-import type { ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
+import type { AnsweredFile, ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
 import { withHeldAssets } from './shipped-assets.ts';
 
 const send = process.send?.bind(process);
@@ -31,7 +37,12 @@ if (!send) {
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
 setInterval(() => {
-  if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL');
+  if (process.ppid === workerData.parent) return;
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    process.kill(process.pid, 'SIGKILL');
+  }
 }, 250);
 `;
 new Worker(WATCHDOG, {
@@ -41,9 +52,10 @@ new Worker(WATCHDOG, {
   resourceLimits: { maxOldGenerationSizeMb: 16 },
 }).unref();
 process.on('disconnect', () => process.exit(0));
-// A terminal's Ctrl-C and systemd's stop signal the whole process group, render processes included.
-// The service decides when they end (after the renders in flight, on its own graceful shutdown):
-// they outlive the signal, and still end with the service (disconnect, watchdog) or by SIGKILL.
+// systemd's stop signals every process of the service (a terminal's Ctrl-C no longer reaches this
+// process group). The service decides when they end (after the renders in flight, on its own
+// graceful shutdown): they outlive the signal, and still end with the service (disconnect,
+// watchdog) or by SIGKILL.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {});
 
 // libvips's operation cache only ever holds the last renders' pixels here (each input is new): off.
@@ -52,14 +64,21 @@ registerBundledFonts();
 
 const bulk = new Socket({ fd: BULK_FD, readable: false, writable: true });
 
-async function answer(job: RenderJob): Promise<RenderAnswer> {
+async function answer(job: RenderJob, outputDir: string | undefined): Promise<RenderAnswer> {
   try {
     const rendered = await renderInProcess(job);
-    await writeBulk(
-      bulk,
-      rendered.map((file) => file.bytes),
-    );
-    const files = rendered.map(({ bytes, ...rest }) => ({ ...rest, byteLength: bytes.byteLength }));
+    let files: AnsweredFile[];
+    if (outputDir) {
+      files = [];
+      for (const { bytes, ...rest } of rendered)
+        files.push({ ...rest, byteLength: bytes.byteLength, path: await writeStaged(outputDir, bytes) });
+    } else {
+      await writeBulk(
+        bulk,
+        rendered.map((file) => file.bytes),
+      );
+      files = rendered.map(({ bytes, ...rest }) => ({ ...rest, byteLength: bytes.byteLength }));
+    }
     return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss(), caches: cacheStats() };
   } catch (error) {
     return {
@@ -78,12 +97,25 @@ function asRenderError(error: unknown): RenderError {
   return new RenderError('The render failed inside the renderer.', { reason: 'internal' });
 }
 
+/**
+ * Writes a rendered file into the staging directory and syncs it before it is answered: the
+ * service renames it into place and acknowledges the render only after that, so an acknowledged
+ * render's bytes are on disk (as `FileStore.put` would have them). A write that fails removes its
+ * part and fails the render; one cut short by a kill is swept by the store (src/files/staging.ts).
+ */
+async function writeStaged(dir: string, bytes: Uint8Array): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
+  await writeSyncedFile(path, bytes);
+  return path;
+}
+
 process.on('message', (message: RenderRequest) => {
   const job = withHeldAssets(message.job, message.knownAssets ?? []);
   if (!job) {
     send({ kind: 'need-assets' } satisfies ChildMessage);
     return;
   }
-  void answer(job).then((reply) => send(reply satisfies ChildMessage));
+  void answer(job, message.outputDir).then((reply) => send(reply satisfies ChildMessage));
 });
 send({ kind: 'ready' } satisfies ChildMessage);

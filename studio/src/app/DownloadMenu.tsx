@@ -4,11 +4,11 @@
  * saved draft), the credits charged are shown, and the file is downloaded from its same-origin URL.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DesignDocument } from '../../../src/engine/browser.ts';
+import { type DesignDocument, pageElements } from '../../../src/engine/browser.ts';
 import { type Api, ApiError, type RenderResponse, type RenderResult, type Template } from '../api.ts';
 import { ownPath } from './images.ts';
 
-type Format = 'png' | 'jpeg' | 'pdf';
+type Format = 'png' | 'jpeg' | 'pdf' | 'mp4' | 'gif';
 
 interface Props {
   api: Api;
@@ -24,6 +24,23 @@ const CHOICES: { format: Format; label: string }[] = [
   { format: 'jpeg', label: 'JPEG image (this page)' },
   { format: 'pdf', label: 'PDF document (all pages)' },
 ];
+
+/** Offered when the page moves: a video of it, as the render route makes it (one credit a file). */
+const MOTION_CHOICES: { format: Format; label: string }[] = [
+  { format: 'mp4', label: 'MP4 video (this page)' },
+  { format: 'gif', label: 'GIF animation (this page)' },
+];
+
+/** Whether the page being edited has anything that moves: animations, keyframes or a video clip. */
+export function pageMoves(doc: DesignDocument | null): boolean {
+  const page = doc?.pages.find((p) => p.id === doc.activePageId);
+  return (
+    !!page &&
+    pageElements(page).some(
+      (el) => el.type === 'video' || (el.animations?.length ?? 0) > 0 || (el.keyframes?.length ?? 0) > 0,
+    )
+  );
+}
 
 export function creditsLine(files: readonly RenderResult[]): string {
   const charged = files.reduce((sum, file) => sum + file.credits.charged, 0);
@@ -119,7 +136,7 @@ export function DownloadMenu({ api, template, currentDocument, beforeRender, onR
           ref={menu}
           onKeyDown={onMenuKey}
         >
-          {CHOICES.map((choice) => (
+          {[...CHOICES, ...(pageMoves(currentDocument()) ? MOTION_CHOICES : [])].map((choice) => (
             <button
               key={choice.format}
               type="button"

@@ -15,7 +15,7 @@ import { fontsFor } from '../fonts.ts';
 import { Autosaver, recoverDraft, type SaveState } from './autosave.ts';
 import { ConflictDialog } from './ConflictDialog.tsx';
 import { DownloadMenu } from './DownloadMenu.tsx';
-import { imageLoader } from './images.ts';
+import { imageLoader, videoLoader } from './images.ts';
 import { SaveIndicator } from './SaveIndicator.tsx';
 
 interface Props {
@@ -66,6 +66,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
             ? { list: () => api.listAssets(), upload: (f) => api.uploadAsset(f) }
             : null,
           loadImage,
+          loadVideo: videoLoader(api),
           fonts: fontsFor(document, api),
           onChange: (doc: DesignDocument) => autosaver.change(doc),
           onResizeToNewTemplate: info.smartResizeEnabled

@@ -1,19 +1,23 @@
 /**
  * The editor's layout: toolbar on top; layers, pages, variables and (when enabled) smart resize
- * in tabs on the left; the page in the middle; properties on the right; a status line below.
- * Keyboard shortcuts are handled here for the whole editor.
+ * in tabs on the left; the page in the middle with the motion timeline under it; properties on
+ * the right; a status line below. Keyboard shortcuts are handled here for the whole editor,
+ * Space (play/pause) and the preview's own keys included.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { useEditorState, useServices } from './context.ts';
+import { useEditorState, usePlayhead, useServices } from './context.ts';
 import { activePage } from './doc-ops.ts';
 import { LayersPanel } from './LayersPanel.tsx';
 import { PagesPanel } from './PagesPanel.tsx';
 import { PropertiesPanel } from './PropertiesPanel.tsx';
+import { spaceTogglesPlay } from './playhead.ts';
 import { ResizePanel } from './ResizePanel.tsx';
 import type { PageRenderer } from './renderer.ts';
 import { Stage } from './Stage.tsx';
 import { type Command, commandFor } from './shortcuts.ts';
+import { TimelinePanel } from './TimelinePanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
+import { locate } from './tree-ops.ts';
 import { VariablesPanel } from './VariablesPanel.tsx';
 import { fitZoom, stepZoom } from './zoom.ts';
 
@@ -23,9 +27,18 @@ const isField = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&
   (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
+const focusTarget = (el: HTMLElement | null) =>
+  el && {
+    tagName: el.tagName,
+    type: el instanceof HTMLInputElement ? el.type : undefined,
+    role: el.getAttribute('role'),
+    isContentEditable: el.isContentEditable,
+  };
+
 export function EditorApp({ renderer }: { renderer: PageRenderer }) {
   const state = useEditorState();
-  const { store, actions, options } = useServices();
+  const { store, actions, options, playhead } = useServices();
+  const previewing = usePlayhead((s) => s.previewing);
   const [tab, setTab] = useState<Tab>('layers');
   const [problem, setProblem] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -49,6 +62,20 @@ export function EditorApp({ renderer }: { renderer: PageRenderer }) {
     if (!el) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+      // Space plays and pauses wherever it would not type or press something (the stage handles its own).
+      if (event.key === ' ' && plain && spaceTogglesPlay(focusTarget(target))) {
+        event.preventDefault();
+        if (!event.repeat) playhead.toggle();
+        return;
+      }
+      // Escape ends a preview before it deselects anything.
+      if (event.key === 'Escape' && plain && playhead.get().previewing && !isField(target)) {
+        event.preventDefault();
+        playhead.edit();
+        return;
+      }
       const command = commandFor(event, isField(event.target));
       if (!command) return;
       // Buttons keep Enter and Escape for themselves (a dialog closes, a button activates).
@@ -78,8 +105,19 @@ export function EditorApp({ renderer }: { renderer: PageRenderer }) {
       case 'select-all':
         return actions.selectAll();
       case 'deselect':
-        return store.select([]);
+        // Escape climbs out of an entered group first, as in design tools.
+        if (!actions.leaveGroup()) store.select([]);
+        return;
+      case 'group':
+        return actions.group();
+      case 'ungroup':
+        return actions.ungroup();
       case 'nudge':
+        // While previewing, the arrow keys move through time: the selection is not on screen.
+        if (playhead.get().previewing) {
+          if (command.dx !== 0) playhead.step(Math.sign(command.dx) * (Math.abs(command.dx) > 1 ? 30 : 1));
+          return;
+        }
         return actions.nudge(command.dx, command.dy);
       case 'zoom-in':
         return store.set({ zoom: stepZoom(store.get().zoom, 1) });
@@ -89,9 +127,15 @@ export function EditorApp({ renderer }: { renderer: PageRenderer }) {
         return store.set({ zoom: 1 });
       case 'edit-text': {
         const [id] = state.selection;
-        const el = page.elements.find((e) => e.id === id);
-        if (el?.type === 'text' && !state.readOnly && !el.locked && state.selection.length === 1)
-          store.set({ editingTextId: el.id });
+        const el = id ? locate(page.elements, id)?.element : undefined;
+        if (state.selection.length !== 1 || !el) return;
+        // Enter on a group goes inside it, selecting its topmost child.
+        if (el.type === 'group')
+          return actions.enterGroup(
+            el.id,
+            el.elements.slice(-1).map((c) => c.id),
+          );
+        if (el.type === 'text' && !state.readOnly && !el.locked) store.set({ editingTextId: el.id });
         return;
       }
     }
@@ -134,6 +178,7 @@ export function EditorApp({ renderer }: { renderer: PageRenderer }) {
       </aside>
       <main class="pe-main">
         <Stage renderer={renderer} onProblem={setProblem} />
+        <TimelinePanel />
       </main>
       <aside class="pe-right" aria-label="Properties">
         <PropertiesPanel />
@@ -144,6 +189,7 @@ export function EditorApp({ renderer }: { renderer: PageRenderer }) {
           {page.name ?? page.id} · {page.width}×{page.height} · {state.selection.length} selected
         </span>
         {state.previewVariables && <span class="pe-badge">Previewing sample values</span>}
+        {previewing && <span class="pe-badge">Previewing motion</span>}
         {(state.notice ?? problem) && <span class="pe-problem">{state.notice ?? problem}</span>}
       </div>
     </div>

@@ -2,7 +2,8 @@
  * The overlay drawn over the page canvas in screen units: outlines of selected elements (rotated
  * like the element), the eight resize handles and the rotate handle of a single selection (two
  * end handles for a line), a group box with the same handles for a multiple selection, snapping
- * guides and the marquee.
+ * guides and the marquee. Inside an entered group everything is drawn in the group's coordinates
+ * under its transform, with the group's box dashed around it.
  * Handles carry data attributes that tell the pointer controller what was grabbed; keyboard users
  * get the same edits through the properties panel and arrow keys, so the overlay is aria-hidden.
  */
@@ -10,6 +11,7 @@ import type { Element, Page } from '../../../src/engine/browser.ts';
 import { centerOf, cornersOf, lineEnds, type Point, rotatePoint, unionBounds } from './geometry.ts';
 import type { EditorState } from './store.ts';
 import { HANDLES, type Handle, handleVector } from './transform.ts';
+import { locate, type Matrix } from './tree-ops.ts';
 
 const HANDLE = 9;
 const ROTATE_OFFSET = 28;
@@ -40,70 +42,86 @@ const CURSORS: Record<Handle, string> = {
 const poly = (points: readonly Point[], zoom: number) =>
   points.map((p) => `${p.x * zoom},${p.y * zoom}`).join(' ');
 
-export function Overlay({ state, page, selected }: { state: EditorState; page: Page; selected: Element[] }) {
+export function Overlay({
+  state,
+  page,
+  selected,
+  matrix,
+}: {
+  state: EditorState;
+  page: Page;
+  selected: Element[];
+  /** From the entered group's coordinates to the page's. */
+  matrix: Matrix;
+}) {
   const z = state.zoom;
+  const scope = state.scopeId ? locate(page.elements, state.scopeId)?.element : undefined;
+  const transform = `matrix(${matrix[0]} ${matrix[1]} ${matrix[2]} ${matrix[3]} ${matrix[4] * z} ${matrix[5] * z})`;
   const editable = !state.readOnly && selected.length > 0 && selected.every((el) => !el.locked);
   const [only] = selected;
   const single = selected.length === 1 && only ? only : null;
   return (
     <svg class="pe-overlay" width={page.width * z} height={page.height * z} aria-hidden="true">
-      {selected.map((el) =>
-        el.type === 'line' ? (
-          <polyline key={el.id} points={poly(lineEnds(el), z)} class="pe-outline" />
-        ) : (
-          <polygon
-            key={el.id}
-            points={poly(cornersOf(el), z)}
-            class={el.locked ? 'pe-outline is-locked' : 'pe-outline'}
+      <g transform={transform}>
+        {scope && <rect class="pe-scope" x={0} y={0} width={scope.width * z} height={scope.height * z} />}
+        {selected.map((el) =>
+          el.type === 'line' ? (
+            <polyline key={el.id} points={poly(lineEnds(el), z)} class="pe-outline" />
+          ) : (
+            <polygon
+              key={el.id}
+              points={poly(cornersOf(el), z)}
+              class={el.locked ? 'pe-outline is-locked' : 'pe-outline'}
+            />
+          ),
+        )}
+        {selected.length > 1 && <GroupBox elements={selected} zoom={z} editable={editable} />}
+        {single && editable && single.type !== 'line' && <BoxHandles box={single} zoom={z} />}
+        {single &&
+          editable &&
+          single.type === 'line' &&
+          lineEnds(single).map((p, i) => (
+            <circle
+              key={i === 0 ? 'start' : 'end'}
+              class="pe-handle"
+              data-end={i === 0 ? 'start' : 'end'}
+              cx={p.x * z}
+              cy={p.y * z}
+              r={HANDLE / 2 + 1}
+              style={{ cursor: 'crosshair' }}
+            />
+          ))}
+        {state.guides.map((g) =>
+          g.axis === 'x' ? (
+            <line
+              key={`x${g.position}`}
+              class="pe-guide"
+              x1={g.position * z}
+              x2={g.position * z}
+              y1={0}
+              y2={(scope?.height ?? page.height) * z}
+            />
+          ) : (
+            <line
+              key={`y${g.position}`}
+              class="pe-guide"
+              y1={g.position * z}
+              y2={g.position * z}
+              x1={0}
+              x2={(scope?.width ?? page.width) * z}
+            />
+          ),
+        )}
+        {state.marquee && (
+          <rect
+            class="pe-marquee"
+            x={state.marquee.x * z}
+            y={state.marquee.y * z}
+            width={state.marquee.width * z}
+            height={state.marquee.height * z}
           />
-        ),
-      )}
-      {selected.length > 1 && <GroupBox elements={selected} zoom={z} editable={editable} />}
-      {single && editable && single.type !== 'line' && <BoxHandles box={single} zoom={z} />}
-      {single &&
-        editable &&
-        single.type === 'line' &&
-        lineEnds(single).map((p, i) => (
-          <circle
-            key={i === 0 ? 'start' : 'end'}
-            class="pe-handle"
-            data-end={i === 0 ? 'start' : 'end'}
-            cx={p.x * z}
-            cy={p.y * z}
-            r={HANDLE / 2 + 1}
-            style={{ cursor: 'crosshair' }}
-          />
-        ))}
-      {state.guides.map((g) =>
-        g.axis === 'x' ? (
-          <line
-            key={`x${g.position}`}
-            class="pe-guide"
-            x1={g.position * z}
-            x2={g.position * z}
-            y1={0}
-            y2={page.height * z}
-          />
-        ) : (
-          <line
-            key={`y${g.position}`}
-            class="pe-guide"
-            y1={g.position * z}
-            y2={g.position * z}
-            x1={0}
-            x2={page.width * z}
-          />
-        ),
-      )}
-      {state.marquee && (
-        <rect
-          class="pe-marquee"
-          x={state.marquee.x * z}
-          y={state.marquee.y * z}
-          width={state.marquee.width * z}
-          height={state.marquee.height * z}
-        />
-      )}
+        )}
+      </g>
     </svg>
   );
 }

@@ -1,30 +1,52 @@
 /**
  * The properties panel: every property of the selected element (box, appearance, state, then the
- * type's own fields), a summary for a multiple selection, and the active page's properties when
- * nothing is selected. Read-only disables every field; values still show.
+ * type's own fields, effects, and its animations and keyframes), a summary for a multiple
+ * selection, and the active page's properties (motion included) when nothing is selected.
+ * Read-only disables every field; values still show.
  */
-import type { Element, Page } from '../../../src/engine/browser.ts';
+import { type Element, isImageBackground, type Page } from '../../../src/engine/browser.ts';
 import { useEditorState, useServices } from './context.ts';
 import { activePage } from './doc-ops.ts';
+import { EffectFields } from './EffectFields.tsx';
 import { ElementFields } from './element-fields.tsx';
-import { CheckboxField, ColorField, NumberField, Section, SelectField, TextField } from './fields.tsx';
+import { CheckboxField, NumberField, Section, SelectField, TextField } from './fields.tsx';
 import { ImageSourceField } from './ImageSourceField.tsx';
+import { MotionFields, PageMotionFields } from './MotionFields.tsx';
+import { PaintField } from './PaintField.tsx';
+import { locate } from './tree-ops.ts';
 
 export function PropertiesPanel() {
   const state = useEditorState();
   const page = activePage(state.doc);
-  const selected = page.elements.filter((el) => state.selection.includes(el.id));
+  const selected = state.selection.map((id) => locate(page.elements, id)).filter((found) => found !== null);
   const [only] = selected;
   return (
     <div class="pe-properties">
       {selected.length === 0 && <PageFields page={page} disabled={state.readOnly} />}
-      {selected.length === 1 && only && <ElementProperties el={only} disabled={state.readOnly} />}
+      {selected.length === 1 && only && (
+        <ElementProperties
+          el={only.element}
+          page={page}
+          inGroup={only.parent !== null}
+          disabled={state.readOnly}
+        />
+      )}
       {selected.length > 1 && <MultipleSelection count={selected.length} disabled={state.readOnly} />}
     </div>
   );
 }
 
-function ElementProperties({ el, disabled }: { el: Element; disabled: boolean }) {
+function ElementProperties({
+  el,
+  page,
+  inGroup,
+  disabled,
+}: {
+  el: Element;
+  page: Page;
+  inGroup: boolean;
+  disabled: boolean;
+}) {
   const { actions } = useServices();
   const patch = (p: Record<string, unknown>) => actions.updateElement(el.id, p);
   const d = disabled;
@@ -32,6 +54,7 @@ function ElementProperties({ el, disabled }: { el: Element; disabled: boolean })
   return (
     <>
       <Section title={`${label(el)} properties`}>
+        {inGroup && <p class="pe-hint">Inside a group: X and Y are from the group's top-left corner.</p>}
         <TextField
           label="Name (variable key)"
           value={el.name ?? ''}
@@ -90,6 +113,8 @@ function ElementProperties({ el, disabled }: { el: Element; disabled: boolean })
         />
       </Section>
       <ElementFields el={el} disabled={d} patch={patch} />
+      <EffectFields el={el} disabled={d} patch={patch} />
+      <MotionFields el={el} page={page} disabled={d} patch={patch} />
     </>
   );
 }
@@ -100,6 +125,9 @@ function MultipleSelection({ count, disabled }: { count: number; disabled: boole
     <Section title={`${count} elements selected`}>
       <p class="pe-hint">Drag to move them together, or use the handles to scale the group.</p>
       <div class="pe-row">
+        <button type="button" disabled={disabled} onClick={() => actions.group()}>
+          Group
+        </button>
         <button type="button" disabled={disabled} onClick={() => actions.duplicateSelection()}>
           Duplicate
         </button>
@@ -112,9 +140,18 @@ function MultipleSelection({ count, disabled }: { count: number; disabled: boole
 }
 
 function PageFields({ page, disabled }: { page: Page; disabled: boolean }) {
+  return (
+    <>
+      <PageBaseFields page={page} disabled={disabled} />
+      <PageMotionFields page={page} disabled={disabled} />
+    </>
+  );
+}
+
+function PageBaseFields({ page, disabled: d }: { page: Page; disabled: boolean }) {
   const { actions } = useServices();
-  const d = disabled;
-  const image = typeof page.background === 'string' ? null : page.background;
+  const background = page.background;
+  const image = isImageBackground(background) ? background : null;
   return (
     <Section title="Page properties">
       <TextField
@@ -139,20 +176,16 @@ function PageFields({ page, disabled }: { page: Page; disabled: boolean }) {
           onCommit={(height) => actions.updatePage({ height })}
         />
       </div>
-      <SelectField
-        label="Background"
-        value={image ? 'image' : 'colour'}
-        options={['colour', 'image'] as const}
-        disabled={d}
-        onCommit={(kind) =>
-          actions.updatePage({
-            background:
-              kind === 'colour' ? '#ffffff' : { src: 'https://example.com/background.jpg', fit: 'cover' },
-          })
-        }
-      />
       {image ? (
         <>
+          <SelectField
+            label="Background type"
+            value="image"
+            options={['image', 'solid'] as const}
+            labels={{ image: 'Image', solid: 'Solid colour' }}
+            disabled={d}
+            onCommit={() => actions.updatePage({ background: '#ffffff' })}
+          />
           <ImageSourceField
             value={image.src}
             disabled={d}
@@ -167,11 +200,17 @@ function PageFields({ page, disabled }: { page: Page; disabled: boolean }) {
           />
         </>
       ) : (
-        <ColorField
-          label="Background colour"
-          value={typeof page.background === 'string' ? page.background : '#ffffff'}
+        <PaintField
+          label="Background"
+          value={background as Exclude<typeof background, { src: string }>}
           disabled={d}
-          onCommit={(background) => actions.updatePage({ background })}
+          onCommit={(paint) => actions.updatePage({ background: paint })}
+          extraKinds={{
+            value: 'image',
+            label: 'Image',
+            onPick: () =>
+              actions.updatePage({ background: { src: 'https://example.com/background.jpg', fit: 'cover' } }),
+          }}
         />
       )}
     </Section>
@@ -186,6 +225,9 @@ const TYPE_LABELS: Record<Element['type'], string> = {
   line: 'Line',
   svg: 'SVG',
   qr: 'QR code',
+  barcode: 'Barcode',
+  video: 'Video',
+  group: 'Group',
 };
 
 export function label(el: Element): string {
@@ -195,6 +237,7 @@ export function label(el: Element): string {
 /** The name a person sees for an element in lists: its name, its text, or its type and id. */
 export function displayName(el: Element): string {
   if (el.name) return el.name;
-  if (el.type === 'text' && el.text.trim()) return el.text.trim().slice(0, 30);
+  const text = el.type === 'text' ? (el.spans ? el.spans.map((s) => s.text).join('') : el.text).trim() : '';
+  if (text) return text.slice(0, 30);
   return `${TYPE_LABELS[el.type]} ${el.id}`;
 }

@@ -10,6 +10,7 @@ import {
   type Page,
   pageSchema,
 } from '../../../src/engine/browser.ts';
+import { barcodeValueRefusal } from './barcode-ops.ts';
 import {
   activePage,
   addElements,
@@ -23,8 +24,17 @@ import {
   updateActivePage,
 } from './doc-ops.ts';
 import { type AddableType, createElement, type NewElementOptions } from './factory.ts';
+import { groupElements, ungroupElement } from './grouping.ts';
 import type { EditorStore } from './store.ts';
 import { moveElement } from './transform.ts';
+import { locate, scopeList } from './tree-ops.ts';
+
+/** `{...a, ...b}` without the keys `b` sets to undefined: a field cleared in a panel is left out. */
+function merged(a: object, b: Partial<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a, ...b };
+  for (const [key, value] of Object.entries(b)) if (value === undefined) delete out[key];
+  return out;
+}
 
 export class EditorActions {
   /** Copied elements live in the editor, not the system clipboard: they are document data. */
@@ -37,8 +47,15 @@ export class EditorActions {
   }
 
   private selected(): Element[] {
-    const ids = new Set(this.store.get().selection);
-    return activePage(this.doc).elements.filter((el) => ids.has(el.id));
+    const elements = activePage(this.doc).elements;
+    return this.store
+      .get()
+      .selection.map((id) => locate(elements, id)?.element)
+      .filter((el): el is Element => el !== undefined);
+  }
+
+  private find(id: string): Element | undefined {
+    return locate(activePage(this.doc).elements, id)?.element;
   }
 
   /** Selected elements a pointer or key may change (locked ones stay put). */
@@ -50,6 +67,8 @@ export class EditorActions {
 
   add(type: AddableType, options: NewElementOptions = {}): void {
     const el = createElement(this.doc, activePage(this.doc), type, options);
+    // New elements go on the page, centred: leave an entered group.
+    this.store.set({ scopeId: null });
     this.store.commit(addElements(this.doc, [el]), [el.id]);
   }
 
@@ -73,7 +92,7 @@ export class EditorActions {
     if (this.clipboard.length === 0) return;
     const copies = cloneElements(this.doc, this.clipboard, 20);
     this.store.commit(
-      addElements(this.doc, copies),
+      addElements(this.doc, copies, this.store.get().scopeId),
       copies.map((el) => el.id),
     );
     // The next paste lands a step further, as in every design tool.
@@ -87,20 +106,84 @@ export class EditorActions {
 
   selectAll(): void {
     this.store.select(
-      activePage(this.doc)
-        .elements.filter((el) => el.visible && !el.locked)
+      scopeList(activePage(this.doc).elements, this.store.get().scopeId)
+        .filter((el) => el.visible && !el.locked)
         .map((el) => el.id),
     );
   }
 
+  /** Wraps the selection in a group (Ctrl/Cmd+G); says why not when it cannot. */
+  group(): void {
+    const ids = this.editable();
+    if (ids.length === 0) return;
+    const result = groupElements(this.doc, ids);
+    if (!result.ok) this.store.set({ notice: result.reason });
+    else this.store.commit(result.doc, result.selection);
+  }
+
+  /** Replaces each selected group by its children (Ctrl/Cmd+Shift+G), keeping them where they are drawn. */
+  ungroup(): void {
+    const groups = this.selected().filter((el) => el.type === 'group' && !el.locked);
+    if (groups.length === 0) {
+      this.store.set({ notice: 'Select a group to ungroup.' });
+      return;
+    }
+    let doc = this.doc;
+    const selection: string[] = [];
+    for (const group of groups) {
+      const result = ungroupElement(doc, group.id);
+      if (!result.ok) {
+        this.store.set({ notice: result.reason });
+        return;
+      }
+      doc = result.doc;
+      selection.push(...result.selection);
+    }
+    this.store.commit(doc, selection);
+  }
+
+  /** Enters a group: its children become what pointer, marquee and select-all pick among. */
+  enterGroup(id: string, select: readonly string[] = []): void {
+    if (this.find(id)?.type === 'group') this.store.set({ scopeId: id, selection: [...select] });
+  }
+
+  /** Leaves the entered group, selecting it; false when on the page already. */
+  leaveGroup(): boolean {
+    const { scopeId } = this.store.get();
+    if (scopeId === null) return false;
+    const parent = locate(activePage(this.doc).elements, scopeId)?.parent ?? null;
+    this.store.set({ scopeId: parent?.id ?? null, selection: [scopeId] });
+    return true;
+  }
+
+  /** Selects an element wherever it is, entering the group that holds it. */
+  reveal(id: string, extend = false): void {
+    const found = locate(activePage(this.doc).elements, id);
+    if (!found) return;
+    const scopeId = found.parent?.id ?? null;
+    const { selection, scopeId: current } = this.store.get();
+    if (extend && scopeId === current) {
+      this.store.select(selection.includes(id) ? selection.filter((s) => s !== id) : [...selection, id]);
+      return;
+    }
+    this.store.set({ scopeId, selection: [id] });
+  }
+
   /** Applies a property patch to one element if the schema accepts the result; else says why. */
   updateElement(id: string, patch: Partial<Record<string, unknown>>): boolean {
-    const current = activePage(this.doc).elements.find((el) => el.id === id);
+    const current = this.find(id);
     if (!current) return false;
-    const parsed = elementSchema.safeParse({ ...current, ...patch });
+    const parsed = elementSchema.safeParse(merged(current, patch));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       this.store.set({ notice: `${issue?.path.join('.') ?? 'value'}: ${issue?.message ?? 'not valid'}` });
+      return false;
+    }
+    // A barcode value its format refuses would fail every render (422): refuse it here, saying why.
+    const refusal =
+      parsed.data.type === 'barcode' ? barcodeValueRefusal(parsed.data.format, parsed.data.value) : null;
+    if (refusal) {
+      this.store.set({ notice: refusal });
       return false;
     }
     this.store.commit(replaceElements(this.doc, [parsed.data]));
@@ -109,7 +192,7 @@ export class EditorActions {
 
   updatePage(patch: Partial<Record<string, unknown>>): boolean {
     const current = activePage(this.doc);
-    const parsed = pageSchema.safeParse({ ...current, ...patch });
+    const parsed = pageSchema.safeParse(merged(current, patch));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       this.store.set({ notice: `page ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'not valid'}` });
@@ -128,14 +211,14 @@ export class EditorActions {
   }
 
   toggle(id: string, key: 'visible' | 'locked'): void {
-    const el = activePage(this.doc).elements.find((e) => e.id === id);
+    const el = this.find(id);
     if (el) this.updateElement(id, { [key]: !el[key] });
   }
 
   /** Moves an element `delta` steps up (towards the top of the stack) or down. */
   restack(id: string, delta: number): void {
-    const index = activePage(this.doc).elements.findIndex((el) => el.id === id);
-    if (index >= 0) this.store.commit(moveElementTo(this.doc, id, index + delta));
+    const found = locate(activePage(this.doc).elements, id);
+    if (found) this.store.commit(moveElementTo(this.doc, id, found.index + delta));
   }
 
   moveLayerTo(id: string, index: number): void {

@@ -9,12 +9,16 @@ import type { DesignDocument } from '../../../src/engine/browser.ts';
 /** An asset as the embed asset routes return it. */
 export interface StudioAsset {
   id: string;
-  kind: 'image' | 'font';
+  /** Video and audio assets (motion) are listed once the service accepts them. */
+  kind: 'image' | 'font' | 'video' | 'audio';
   mimeType: string;
   url: string;
   width?: number;
   height?: number;
   fontFamily?: string;
+  /** A video's or sound's length as the upload's probe found it, in ms, when the service says. */
+  durationMs?: number;
+  media?: { durationMs?: number; width?: number; height?: number };
 }
 
 export interface EditorAssets {
@@ -45,6 +49,13 @@ export interface EditorOptions {
    * service's own origin; rejects when it cannot be loaded (the editor draws a placeholder).
    */
   loadImage(src: string): Promise<CanvasImageSource & { width: number; height: number }>;
+  /**
+   * Where a video asset (`asset:<id>`) can be played from: a URL the studio's own origin serves
+   * (its CSP allows no other), the clip's probed length when known, and its bytes for when that
+   * URL cannot seek (no Range support). The editor seeks a <video> on it to draw each frame.
+   * Absent, or rejecting: the element draws as an image that failed.
+   */
+  loadVideo?(src: string): Promise<{ url: string; durationMs?: number; bytes?(): Promise<Blob> }>;
   /** The document's fonts: the server's own files, bundled and uploaded, as FontFaces. */
   fonts: EditorFonts;
   /** Every committed edit (not every pointer move): the shell autosaves the latest. */

@@ -1,10 +1,13 @@
 /**
  * Pure operations on the document the editor holds: read the active page, replace elements,
  * add, delete, duplicate, paste and reorder elements, and add, duplicate, delete, reorder and
- * switch pages. Ids stay unique across the whole document, as validation requires. Every function
- * returns a new document and shares what it did not touch, which keeps undo cheap.
+ * switch pages. Ids stay unique across the whole document, as validation requires. Elements may sit
+ * inside groups: an id names one element at any depth, and new or moved elements stay in the list
+ * (page or group) they were in. Every function returns a new document and shares what it did not
+ * touch, which keeps undo cheap.
  */
 import type { DesignDocument, Element, Page } from '../../../src/engine/browser.ts';
+import { allElements, locate, removeFromTree, replaceInTree, updateList } from './tree-ops.ts';
 
 export function activePage(doc: DesignDocument): Page {
   const page = doc.pages.find((p) => p.id === doc.activePageId) ?? doc.pages[0];
@@ -17,7 +20,7 @@ export function usedIds(doc: DesignDocument): Set<string> {
   const ids = new Set<string>();
   for (const page of doc.pages) {
     ids.add(page.id);
-    for (const el of page.elements) ids.add(el.id);
+    for (const el of allElements(page.elements)) ids.add(el.id);
   }
   return ids;
 }
@@ -40,13 +43,13 @@ export function updateActivePage(doc: DesignDocument, fn: (page: Page) => Page):
   return updatePage(doc, activePage(doc).id, fn);
 }
 
-/** Replaces elements of the active page by id with the given versions. */
+/** Replaces elements of the active page (at any depth) by id with the given versions. */
 export function replaceElements(doc: DesignDocument, replacements: readonly Element[]): DesignDocument {
   if (replacements.length === 0) return doc;
   const byId = new Map(replacements.map((el) => [el.id, el]));
   return updateActivePage(doc, (page) => ({
     ...page,
-    elements: page.elements.map((el) => byId.get(el.id) ?? el),
+    elements: replaceInTree(page.elements, (el) => byId.get(el.id)),
   }));
 }
 
@@ -58,56 +61,78 @@ export function mapElements(
   const wanted = new Set(ids);
   return updateActivePage(doc, (page) => ({
     ...page,
-    elements: page.elements.map((el) => (wanted.has(el.id) ? fn(el) : el)),
+    elements: replaceInTree(page.elements, (el) => (wanted.has(el.id) ? fn(el) : undefined)),
   }));
 }
 
-export function addElements(doc: DesignDocument, elements: readonly Element[]): DesignDocument {
-  return updateActivePage(doc, (page) => ({ ...page, elements: [...page.elements, ...elements] }));
+/** Adds elements on top of the page's list, or of group `parentId`'s children. */
+export function addElements(
+  doc: DesignDocument,
+  elements: readonly Element[],
+  parentId: string | null = null,
+): DesignDocument {
+  return updateActivePage(doc, (page) => ({
+    ...page,
+    elements: updateList(page.elements, parentId, (list) => [...list, ...elements]),
+  }));
 }
 
 export function deleteElements(doc: DesignDocument, ids: readonly string[]): DesignDocument {
   const gone = new Set(ids);
   return updateActivePage(doc, (page) => ({
     ...page,
-    elements: page.elements.filter((el) => !gone.has(el.id)),
+    elements: removeFromTree(page.elements, (el) => gone.has(el.id)),
   }));
+}
+
+/** A deep copy of `el` whose ids (its children's too) are fresh in `used`. */
+export function withFreshElementIds(el: Element, used: Set<string>): Element {
+  const copy = { ...el, id: freshId(el.type, used) };
+  return copy.type === 'group'
+    ? { ...copy, elements: copy.elements.map((c) => withFreshElementIds(c, used)) }
+    : copy;
 }
 
 /** Copies of `elements` with fresh ids, offset by `offset` units; returns the copies. */
 export function cloneElements(doc: DesignDocument, elements: readonly Element[], offset: number): Element[] {
   const used = usedIds(doc);
-  return elements.map((el) => ({
-    ...structuredClone(el),
-    id: freshId(el.type, used),
-    x: el.x + offset,
-    y: el.y + offset,
-  }));
+  return elements.map((el) => {
+    const copy = withFreshElementIds(structuredClone(el), used);
+    return { ...copy, x: el.x + offset, y: el.y + offset };
+  });
 }
 
-/** Duplicates the given elements of the active page above the topmost of them. */
+/** Duplicates the given elements (one list's) above the topmost of them, in the same list. */
 export function duplicateElements(
   doc: DesignDocument,
   ids: readonly string[],
   offset = 20,
 ): { doc: DesignDocument; ids: string[] } {
-  const wanted = new Set(ids);
-  const originals = activePage(doc).elements.filter((el) => wanted.has(el.id));
+  const elements = activePage(doc).elements;
+  const found = ids.map((id) => locate(elements, id)).filter((f) => f !== null);
+  const parentId = found[0]?.parent?.id ?? null;
+  const originals = found
+    .filter((f) => (f.parent?.id ?? null) === parentId)
+    .sort((a, b) => a.index - b.index)
+    .map((f) => f.element);
   const copies = cloneElements(doc, originals, offset);
-  return { doc: addElements(doc, copies), ids: copies.map((el) => el.id) };
+  return { doc: addElements(doc, copies, parentId), ids: copies.map((el) => el.id) };
 }
 
-/** Moves an element of the active page to `index` in paint order (0 is the bottom). */
+/** Moves an element to `index` in paint order (0 is the bottom) within its own list. */
 export function moveElementTo(doc: DesignDocument, id: string, index: number): DesignDocument {
-  return updateActivePage(doc, (page) => {
-    const from = page.elements.findIndex((el) => el.id === id);
-    const moving = page.elements[from];
-    if (!moving) return page;
-    const rest = page.elements.filter((el) => el.id !== id);
-    const to = Math.max(0, Math.min(rest.length, index));
-    if (to === from) return page;
-    return { ...page, elements: [...rest.slice(0, to), moving, ...rest.slice(to)] };
-  });
+  const found = locate(activePage(doc).elements, id);
+  if (!found) return doc;
+  const next = updateActivePage(doc, (page) => ({
+    ...page,
+    elements: updateList(page.elements, found.parent?.id ?? null, (list) => {
+      const rest = list.filter((el) => el.id !== id);
+      const to = Math.max(0, Math.min(rest.length, index));
+      if (to === found.index) return list as Element[];
+      return [...rest.slice(0, to), found.element, ...rest.slice(to)];
+    }),
+  }));
+  return activePage(next).elements === activePage(doc).elements ? doc : next;
 }
 
 export function setActivePage(doc: DesignDocument, pageId: string): DesignDocument {
@@ -142,7 +167,7 @@ export function withFreshIds(doc: DesignDocument, page: Page, name?: string): Pa
     ...copy,
     id: freshId('page', used),
     ...(name !== undefined ? { name } : {}),
-    elements: copy.elements.map((el) => ({ ...el, id: freshId(el.type, used) })),
+    elements: copy.elements.map((el) => withFreshElementIds(el, used)),
   };
 }
 

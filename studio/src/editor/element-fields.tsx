@@ -1,10 +1,11 @@
 /**
  * The type-specific part of the properties panel: one labelled field per property the schema
- * gives that element type (text, image, rect, ellipse, line, svg, qr). Common box properties are
- * in PropertiesPanel.
+ * gives that element type (text, image, rect, ellipse, line, svg, qr, barcode, video, group). Common box
+ * properties and effects are in PropertiesPanel and EffectFields.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { BUNDLED_FAMILIES, type Element } from '../../../src/engine/browser.ts';
+import { BUNDLED_FAMILIES, barcodeFormats, type Element } from '../../../src/engine/browser.ts';
+import { formatPatch } from './barcode-ops.ts';
 import { useServices } from './context.ts';
 import {
   CheckboxField,
@@ -15,7 +16,11 @@ import {
   TextAreaField,
   TextField,
 } from './fields.tsx';
+import { ImageFields } from './ImageFields.tsx';
 import { ImageSourceField } from './ImageSourceField.tsx';
+import { PaintField } from './PaintField.tsx';
+import { contentFields, replaceText, spansOf, textOf } from './spans.ts';
+import { VideoFields } from './VideoFields.tsx';
 
 type Patch = (patch: Record<string, unknown>) => boolean;
 
@@ -49,7 +54,17 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
       const families: readonly string[] = known.includes(el.fontFamily) ? known : [el.fontFamily, ...known];
       return (
         <Section title="Text">
-          <TextAreaField label="Text" value={el.text} disabled={d} onCommit={(text) => patch({ text })} />
+          <TextAreaField
+            label="Text"
+            value={el.spans ? textOf(el.spans) : el.text}
+            disabled={d}
+            onCommit={(text) => patch(contentFields(replaceText(spansOf(el), text)))}
+          />
+          {el.spans && (
+            <p class="pe-hint">
+              Styled text: double-click it on the page (or press Enter) to style a selection.
+            </p>
+          )}
           <SelectField
             label="Font family"
             value={el.fontFamily}
@@ -78,7 +93,7 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
             disabled={d}
             onCommit={(fontStyle) => patch({ fontStyle })}
           />
-          <ColorField
+          <PaintField
             label="Text colour"
             value={el.color}
             disabled={d}
@@ -140,6 +155,61 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
             disabled={d}
             onCommit={(textTransform) => patch({ textTransform })}
           />
+          <CheckboxField
+            label="Outline"
+            value={el.stroke !== undefined}
+            disabled={d}
+            onCommit={(on) => patch({ stroke: on ? { color: '#ffffff', width: 2 } : undefined })}
+          />
+          {el.stroke && (
+            <div class="pe-grid2">
+              <ColorField
+                label="Outline colour"
+                value={el.stroke.color}
+                disabled={d}
+                onCommit={(color) => patch({ stroke: { ...el.stroke, color } })}
+              />
+              <NumberField
+                label="Outline width"
+                value={el.stroke.width}
+                min={0}
+                disabled={d}
+                onCommit={(width) => patch({ stroke: { ...el.stroke, width } })}
+              />
+            </div>
+          )}
+          <CheckboxField
+            label="Highlight behind lines"
+            value={el.highlight !== undefined}
+            disabled={d}
+            onCommit={(on) =>
+              patch({ highlight: on ? { color: '#fde68a', padding: 4, cornerRadius: 4 } : undefined })
+            }
+          />
+          {el.highlight && (
+            <div class="pe-grid2">
+              <ColorField
+                label="Highlight colour"
+                value={el.highlight.color}
+                disabled={d}
+                onCommit={(color) => patch({ highlight: { ...el.highlight, color } })}
+              />
+              <NumberField
+                label="Highlight padding"
+                value={el.highlight.padding}
+                min={0}
+                disabled={d}
+                onCommit={(padding) => patch({ highlight: { ...el.highlight, padding } })}
+              />
+              <NumberField
+                label="Highlight corner radius"
+                value={el.highlight.cornerRadius}
+                min={0}
+                disabled={d}
+                onCommit={(cornerRadius) => patch({ highlight: { ...el.highlight, cornerRadius } })}
+              />
+            </div>
+          )}
         </Section>
       );
     }
@@ -155,13 +225,14 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
             onCommit={(fit) => patch({ fit })}
           />
           <CornerRadius radius={el.cornerRadius} disabled={d} patch={patch} />
+          <ImageFields el={el} disabled={d} patch={patch} />
         </Section>
       );
     case 'rect':
     case 'ellipse':
       return (
         <Section title={el.type === 'rect' ? 'Rectangle' : 'Ellipse'}>
-          <ColorField label="Fill" value={el.fill} disabled={d} onCommit={(fill) => patch({ fill })} />
+          <PaintField label="Fill" value={el.fill} disabled={d} onCommit={(fill) => patch({ fill })} />
           <CheckboxField
             label="Stroke"
             value={el.stroke !== null}
@@ -249,7 +320,115 @@ export function ElementFields({ el, disabled, patch }: { el: Element; disabled: 
           />
         </Section>
       );
+    case 'barcode':
+      return (
+        <Section title="Barcode">
+          <SelectField
+            label="Barcode format"
+            value={el.format}
+            options={barcodeFormats}
+            labels={BARCODE_LABELS}
+            disabled={d}
+            onCommit={(format) => patch(formatPatch(el, format))}
+          />
+          <TextField
+            label="Barcode value"
+            value={el.value}
+            disabled={d}
+            onCommit={(value) => patch({ value })}
+          />
+          <p class="pe-hint">{BARCODE_HINTS[el.format]}</p>
+          <ColorField
+            label="Bar colour"
+            value={el.color}
+            disabled={d}
+            onCommit={(color) => patch({ color })}
+          />
+          <ColorField
+            label="Barcode background"
+            value={el.background}
+            disabled={d}
+            onCommit={(background) => patch({ background })}
+          />
+          <CheckboxField
+            label="Show the value as text"
+            value={el.showText}
+            disabled={d}
+            onCommit={(showText) => patch({ showText })}
+          />
+        </Section>
+      );
+    case 'video':
+      return <VideoFields el={el} disabled={d} patch={patch} />;
+    case 'group':
+      return (
+        <GroupFields
+          id={el.id}
+          count={el.elements.length}
+          clip={el.clip ?? false}
+          disabled={d}
+          patch={patch}
+        />
+      );
   }
+}
+
+const BARCODE_LABELS: Record<(typeof barcodeFormats)[number], string> = {
+  code128: 'Code 128',
+  ean13: 'EAN-13',
+  upca: 'UPC-A',
+  code39: 'Code 39',
+  itf14: 'ITF-14',
+  datamatrix: 'Data Matrix',
+  pdf417: 'PDF417',
+};
+
+const BARCODE_HINTS: Record<(typeof barcodeFormats)[number], string> = {
+  code128: 'Any text in ASCII.',
+  ean13: '12 digits (the check digit is added) or 13 with a correct check digit.',
+  upca: '11 digits, or 12 with a correct check digit.',
+  code39: 'Capital letters, digits, space and - . $ / + %.',
+  itf14: '13 digits, or 14 with a correct check digit.',
+  datamatrix: 'Any text; a 2D symbol with no text under it.',
+  pdf417: 'Any text; a 2D symbol with no text under it.',
+};
+
+function GroupFields({
+  id,
+  count,
+  clip,
+  disabled,
+  patch,
+}: {
+  id: string;
+  count: number;
+  clip: boolean;
+  disabled: boolean;
+  patch: Patch;
+}) {
+  const { actions } = useServices();
+  return (
+    <Section title="Group">
+      <p class="pe-hint">
+        {count} element{count === 1 ? '' : 's'}. Double-click the group (or press Enter) to select inside it;
+        Escape leaves it.
+      </p>
+      <CheckboxField
+        label="Clip contents to the group box"
+        value={clip}
+        disabled={disabled}
+        onCommit={(on) => patch({ clip: on ? true : undefined })}
+      />
+      <div class="pe-row">
+        <button type="button" onClick={() => actions.enterGroup(id)}>
+          Select inside
+        </button>
+        <button type="button" disabled={disabled} onClick={() => actions.ungroup()}>
+          Ungroup
+        </button>
+      </div>
+    </Section>
+  );
 }
 
 /** Fields several element types share. */

@@ -6,12 +6,12 @@
 import { type DesignDocument, type Element, elementSchema, type Page } from '../../../src/engine/browser.ts';
 import { freshId, usedIds } from './doc-ops.ts';
 
-export type AddableType = 'text' | 'image' | 'rect' | 'ellipse' | 'line' | 'qr';
+export type AddableType = 'text' | 'image' | 'rect' | 'ellipse' | 'line' | 'qr' | 'barcode' | 'video';
 
 export interface NewElementOptions {
-  /** Image source for an image element. */
+  /** Image source for an image element; `asset:<id>` of a video asset for a video element. */
   src?: string;
-  /** Intrinsic size of the image, to keep its aspect ratio. */
+  /** Intrinsic size of the image or video, to keep its aspect ratio. */
   imageSize?: { width: number; height: number };
 }
 
@@ -47,6 +47,16 @@ function contentFor(type: AddableType, side: number, options: NewElementOptions)
       };
     case 'qr':
       return { value: 'https://example.com', width: side * 0.25, height: side * 0.25 };
+    case 'video': {
+      // A video is 16:9 until its asset says otherwise.
+      const size = options.imageSize;
+      const width = side * 0.6;
+      const height = size && size.width > 0 ? (width * size.height) / size.width : (width * 9) / 16;
+      return { src: options.src ?? '', width, height };
+    }
+    case 'barcode':
+      // Code 128 takes any ASCII, so the stand-in value always encodes.
+      return { format: 'code128', value: 'PLATEN-0001', width: side * 0.45, height: side * 0.18 };
   }
 }
 

@@ -23,6 +23,17 @@ const PATHS = {
   line: 'M2.5 13.5l11-11',
   qr: 'M2 2h5v5H2Z M9 2h5v5H9Z M2 9h5v5H2Z M9 9h2v2H9Z M12 12h2v2h-2Z M4 4h1v1H4Z M11 4h1v1h-1Z M4 11h1v1H4Z',
   text: 'M3 3.5h10 M8 3.5V13 M6 13h4',
+  barcode: 'M2 3v10 M4 3v10 M5.5 3v10 M8 3v10 M10 3v10 M11 3v10 M14 3v10',
+  group:
+    'M1.5 1.5h3 M1.5 1.5v3 M14.5 1.5h-3 M14.5 1.5v3 M1.5 14.5h3 M1.5 14.5v-3 M14.5 14.5h-3 M14.5 14.5v-3 M4 4h5v5H4Z M7 7h5v5H7Z',
+  ungroup: 'M2.5 2.5h5v5h-5Z M8.5 8.5h5v5h-5Z',
+  play: 'M4.5 2.5v11l9-5.5Z',
+  pause: 'M4.5 2.5v11 M11.5 2.5v11',
+  stepBack: 'M3.5 3v10 M13 3 6 8l7 5Z',
+  stepForward: 'M12.5 3v10 M3 3l7 5-7 5Z',
+  video: 'M1.5 4h9v8h-9Z M10.5 7l4-2.5v7l-4-2.5',
+  keyframe: 'M8 2.5 13.5 8 8 13.5 2.5 8Z',
+  plus: 'M8 3v10 M3 8h10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

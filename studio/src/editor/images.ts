@@ -1,13 +1,18 @@
 /**
  * The images a page draws, loaded once per source through the shell's `loadImage` (which goes
  * through the service's own origin), plus inline SVG elements turned into images for the few the
- * engine chooses to rasterise. Until an image is ready, and when it fails, a placeholder stands
- * in under the same key, so layout and drawing never fail for want of an image.
+ * engine chooses to rasterise, and the frames of video clips (video-frames.ts). Until an image is
+ * ready, and when it fails, a placeholder stands in under the same key, so layout and drawing
+ * never fail for want of an image.
  */
 import type { Page } from '../../../src/engine/browser.ts';
-import { pageImageSources, svgElementImageKey } from '../../../src/engine/browser.ts';
-
-type Drawable = CanvasImageSource & { width: number; height: number };
+import {
+  pageImageSources,
+  svgElementImageKey,
+  videoFrameKey,
+  walkElements,
+} from '../../../src/engine/browser.ts';
+import { type Drawable, VideoFrameCache, type VideoSource } from './video-frames.ts';
 
 interface Entry {
   state: 'loading' | 'ready' | 'failed';
@@ -21,12 +26,24 @@ export class ImageCache {
   /** Bumps whenever an image settles, so layouts made with placeholders are redone. */
   revision = 0;
   /** Images asked for that have neither loaded nor failed yet. */
-  loading = 0;
+  private pending = 0;
+  /** Null when the shell plays no video: clips then draw as failed images. */
+  readonly videos: VideoFrameCache | null;
 
   constructor(
     private readonly load: (src: string) => Promise<Drawable>,
     private readonly onSettled: () => void,
-  ) {}
+    loadVideo?: (src: string) => Promise<VideoSource>,
+  ) {
+    this.videos = loadVideo
+      ? new VideoFrameCache(loadVideo, () => this.placeholderImages(), onSettled)
+      : null;
+  }
+
+  /** Images and video frames asked for that have neither arrived nor failed yet. */
+  get loading(): number {
+    return this.pending + (this.videos?.loading ?? 0);
+  }
 
   /** Drawables keyed as the layout's image ops name them, for everything this page draws. */
   forPage(page: Page): Map<string, Drawable> {
@@ -36,12 +53,20 @@ export class ImageCache {
         src,
         this.resolve(this.bySrc, src, () => this.load(src)),
       );
-    for (const el of page.elements) {
-      if (el.type !== 'svg' || !el.visible) continue;
-      images.set(
-        svgElementImageKey(el.id),
-        this.resolve(this.bySvg, el.svg, () => svgImage(el.svg)),
-      );
+    for (const { element: el, ancestors } of walkElements(page.elements)) {
+      if (el.type === 'svg' && el.visible)
+        images.set(
+          svgElementImageKey(el.id),
+          this.resolve(this.bySvg, el.svg, () => svgImage(el.svg)),
+        );
+      // The clip time is `trimStartMs`: pageAtTime has put the time shown at the playhead there.
+      if (el.type === 'video' && shown(el) && ancestors.every(shown)) {
+        const clipMs = Math.max(0, Math.round(el.trimStartMs ?? 0));
+        images.set(
+          videoFrameKey(el.src, clipMs),
+          this.videos ? this.videos.frame(el.src, clipMs) : this.placeholderImages().failed,
+        );
+      }
     }
     return images;
   }
@@ -56,7 +81,7 @@ export class ImageCache {
       const created: Entry = { state: 'loading', image: null };
       entry = created;
       cache.set(key, created);
-      this.loading++;
+      this.pending++;
       start().then(
         (image) => this.settle(created, 'ready', image),
         () => this.settle(created, 'failed', null),
@@ -69,7 +94,7 @@ export class ImageCache {
   private settle(entry: Entry, state: Entry['state'], image: Drawable | null): void {
     entry.state = state;
     entry.image = image;
-    this.loading--;
+    this.pending--;
     this.revision++;
     this.onSettled();
   }
@@ -79,6 +104,8 @@ export class ImageCache {
     return this.placeholders;
   }
 }
+
+const shown = (el: { visible: boolean; opacity: number }) => el.visible && el.opacity > 0;
 
 /** A grey tile; a failed image also gets a cross, so it is visibly broken rather than blank. */
 function placeholder(failed: boolean): Drawable {

@@ -2,7 +2,9 @@
  * What a pointer drag on the page does, as a small state machine in page units: move the
  * selection (with snapping), resize from a handle, drag a line end, rotate, or draw a marquee.
  * Every pointer move only replaces the store's draft; pointer up commits once. The caller turns
- * DOM events into page points and says what was under the pointer.
+ * DOM events into points and says what was under the pointer. Points are in the coordinates of
+ * the entered group when there is one (the Stage maps them through the group's inverse transform),
+ * so picking, snapping, moving, resizing and rotating work the same among a group's children.
  */
 import type { DesignDocument, Element, LineElement } from '../../../src/engine/browser.ts';
 import { activePage, mapElements, replaceElements } from './doc-ops.ts';
@@ -23,9 +25,11 @@ import {
   moveLineEnd,
   resizeBox,
   resizeGroup,
+  resizeTo,
   rotateGroup,
   rotateTo,
 } from './transform.ts';
+import { locate } from './tree-ops.ts';
 
 /** What the pointer went down on: a handle of the selection, or the page itself. */
 export type PointerTarget =
@@ -66,14 +70,17 @@ export class PointerController {
   }
 
   private selectedElements(doc: DesignDocument): Element[] {
-    const ids = new Set(this.store.get().selection);
-    return activePage(doc).elements.filter((el) => ids.has(el.id));
+    const elements = activePage(doc).elements;
+    return this.store
+      .get()
+      .selection.map((id) => locate(elements, id)?.element)
+      .filter((el): el is Element => el !== undefined);
   }
 
   down(target: PointerTarget, input: PointerInput): void {
     const state = this.store.get();
     const doc = state.doc;
-    const page = activePage(doc);
+    const page = scopeOf(doc, state.scopeId);
     const selected = this.selectedElements(doc);
     const exclude = new Set(selected.map((el) => el.id));
     if (target.kind !== 'page' && !state.readOnly) {
@@ -151,7 +158,7 @@ export class PointerController {
         const point = snap ? { x: p.x + snap.dx, y: p.y + snap.dy } : p;
         const changed =
           drag.elements.length === 1 && only
-            ? [{ ...only, ...resizeBox(only, drag.handle, point, input.shift) }]
+            ? [resizeTo(only, resizeBox(only, drag.handle, point, input.shift))]
             : resizeGroup(
                 drag.elements,
                 unionBounds(drag.elements),
@@ -177,7 +184,8 @@ export class PointerController {
       }
       case 'marquee': {
         const rect = rectFromPoints(drag.start, p);
-        const hits = marqueeSelect(activePage(this.store.get().doc).elements, rect);
+        const s = this.store.get();
+        const hits = marqueeSelect(scopeOf(s.doc, s.scopeId).elements, rect);
         this.store.set({ marquee: rect, selection: [...new Set([...drag.base, ...hits])] });
         return;
       }
@@ -203,6 +211,16 @@ export class PointerController {
     this.store.set({ draft: null, guides: [], marquee: null });
   }
 }
+
+/** What the pointer works among: the page, or the entered group's children in its own box. */
+export function scopeOf(doc: DesignDocument, scopeId: string | null): SnapScope {
+  const page = activePage(doc);
+  const group = scopeId === null ? null : locate(page.elements, scopeId)?.element;
+  if (group?.type === 'group') return { width: group.width, height: group.height, elements: group.elements };
+  return page;
+}
+
+type SnapScope = { width: number; height: number; elements: readonly Element[] };
 
 /** Snaps the dragged handle point on the axes the handle moves along. */
 function snapHandle(p: Point, drag: Extract<Drag, { kind: 'resize' }>, threshold: number) {

@@ -17,7 +17,9 @@ export type Command =
   | { kind: 'zoom-in' }
   | { kind: 'zoom-out' }
   | { kind: 'zoom-reset' }
-  | { kind: 'edit-text' };
+  | { kind: 'edit-text' }
+  | { kind: 'group' }
+  | { kind: 'ungroup' };
 
 export interface KeyInput {
   key: string;
@@ -49,6 +51,7 @@ export function commandFor(event: KeyInput, inField: boolean): Command | null {
   if (mod && key === 'c') return { kind: 'copy' };
   if (mod && key === 'v') return { kind: 'paste' };
   if (mod && key === 'a') return { kind: 'select-all' };
+  if (mod && key === 'g') return event.shiftKey ? { kind: 'ungroup' } : { kind: 'group' };
   if (mod || event.altKey) return null;
   if (key === 'Delete' || key === 'Backspace') return { kind: 'delete' };
   if (key === 'Escape') return { kind: 'deselect' };

@@ -7,9 +7,14 @@
  */
 import { applyModifications, type DesignDocument, type Page } from '../../../src/engine/browser.ts';
 import { activePage } from './doc-ops.ts';
+import { replaceInTree } from './tree-ops.ts';
 
 export interface ShownPage {
   page: Page;
+  /** Every page as drawn (modified alike; `page` in its place), for previews of transitions. */
+  pages: readonly Page[];
+  /** Where `page` is in `pages`. */
+  activeIndex: number;
   /** Why the samples could not be applied (too long for a property, say), or null. */
   problem: string | null;
 }
@@ -39,6 +44,7 @@ function compute(
   const original = activePage(doc);
   const result = applyModifications(doc, { ...mods });
   let page = original;
+  let pages: readonly Page[] = doc.pages;
   let problem: string | null = null;
   if (result.ok) {
     const modified = activePage(result.document);
@@ -46,6 +52,7 @@ function compute(
       modified.elements.length === original.elements.length &&
       modified.elements.every((el, i) => el === original.elements[i]);
     page = same ? original : modified;
+    pages = result.document.pages;
   } else {
     problem = result.issues[0]
       ? `${result.issues[0].path}: ${result.issues[0].message}`
@@ -54,7 +61,13 @@ function compute(
   if (editing)
     page = {
       ...page,
-      elements: page.elements.map((el) => (el.id === editing ? { ...el, visible: false } : el)),
+      elements: replaceInTree(page.elements, (el) =>
+        el.id === editing ? { ...el, visible: false } : undefined,
+      ),
     };
-  return { page, problem };
+  const activeIndex = Math.max(
+    0,
+    doc.pages.findIndex((p) => p.id === original.id),
+  );
+  return { page, pages: pages.map((p, i) => (i === activeIndex ? page : p)), activeIndex, problem };
 }

@@ -3,7 +3,7 @@
  * and to other elements' edges and centres when within a threshold (in page units, so the caller
  * divides a screen distance by the zoom). Returns the correction and the guides to show.
  */
-import type { Page } from '../../../src/engine/browser.ts';
+import type { Element, Page } from '../../../src/engine/browser.ts';
 import { elementBounds, type Rect } from './geometry.ts';
 
 export interface SnapTargets {
@@ -26,7 +26,10 @@ export interface SnapResult {
 const spans = (start: number, size: number): number[] => [start, start + size / 2, start + size];
 
 /** Page edges and centre, and each visible element's edges and centre, except the excluded ones. */
-export function snapTargets(page: Page, exclude: ReadonlySet<string>): SnapTargets {
+export function snapTargets(
+  page: Pick<Page, 'width' | 'height'> & { elements: readonly Element[] },
+  exclude: ReadonlySet<string>,
+): SnapTargets {
   const xs = spans(0, page.width);
   const ys = spans(0, page.height);
   for (const el of page.elements) {

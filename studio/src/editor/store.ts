@@ -9,6 +9,7 @@ import { activePage } from './doc-ops.ts';
 import type { Rect } from './geometry.ts';
 import { createHistory, type History, record, redo, undo } from './history.ts';
 import type { Guide } from './snapping.ts';
+import { allElements, locate } from './tree-ops.ts';
 
 export interface EditorState {
   /** The committed document, what onChange last reported. */
@@ -16,6 +17,11 @@ export interface EditorState {
   /** A drag in progress: drawn instead of `doc`, committed at pointer up. */
   draft: DesignDocument | null;
   selection: readonly string[];
+  /**
+   * The group the person has entered (double-click), or null for the page: pointer picks,
+   * marquee, select-all and new pastes work among that group's children, in its coordinates.
+   */
+  scopeId: string | null;
   readOnly: boolean;
   /** Screen pixels (CSS) per page unit. */
   zoom: number;
@@ -45,6 +51,7 @@ export class EditorStore {
       doc,
       draft: null,
       selection: [],
+      scopeId: null,
       readOnly,
       zoom: 1,
       guides: [],
@@ -90,6 +97,7 @@ export class EditorStore {
       guides: [],
       history: record(history, doc),
       selection: existing(next, selection ?? this.state.selection),
+      scopeId: existingScope(next, this.state.scopeId),
       notice: null,
     });
     this.onChange(next);
@@ -100,7 +108,7 @@ export class EditorStore {
    * history entry. Read-only viewers still switch pages, without saving.
    */
   navigate(next: DesignDocument): void {
-    this.set({ doc: next, draft: null, editingTextId: null, selection: [] });
+    this.set({ doc: next, draft: null, editingTextId: null, selection: [], scopeId: null });
     if (!this.state.readOnly) this.onChange(next);
   }
 
@@ -123,6 +131,7 @@ export class EditorStore {
       draft: null,
       editingTextId: null,
       selection: existing(doc, this.state.selection),
+      scopeId: existingScope(doc, this.state.scopeId),
     });
     this.onChange(doc);
   }
@@ -135,6 +144,7 @@ export class EditorStore {
       draft: null,
       editingTextId: null,
       selection: existing(doc, this.state.selection),
+      scopeId: existingScope(doc, this.state.scopeId),
       history: createHistory(),
     });
   }
@@ -144,8 +154,14 @@ export class EditorStore {
   }
 }
 
-/** The selection limited to elements of the active page. */
+/** The selection limited to elements of the active page (at any depth). */
 function existing(doc: DesignDocument, ids: readonly string[]): string[] {
-  const present = new Set(activePage(doc).elements.map((el) => el.id));
+  const present = new Set(allElements(activePage(doc).elements).map((el) => el.id));
   return ids.filter((id) => present.has(id));
+}
+
+/** The entered group, if it is still a group of the active page. */
+function existingScope(doc: DesignDocument, scopeId: string | null): string | null {
+  if (scopeId === null) return null;
+  return locate(activePage(doc).elements, scopeId)?.element.type === 'group' ? scopeId : null;
 }

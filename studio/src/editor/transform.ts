@@ -62,7 +62,19 @@ export function resizeBox(box: Box, handle: Handle, p: Point, keepRatio: boolean
   };
 }
 
-/** Maps every element of a group from its old bounds into new bounds (positions and sizes scale). */
+/**
+ * An element given a new box. A design group's children are stored relative to its box, so they
+ * scale with it (positions and sizes), as a group scales in every design tool.
+ */
+export function resizeTo<E extends Element>(el: E, box: Rect): E {
+  const sized = { ...el, x: box.x, y: box.y, width: box.width, height: box.height };
+  if (sized.type !== 'group') return sized;
+  const from = { x: 0, y: 0, width: el.width, height: el.height };
+  const to = { x: 0, y: 0, width: box.width, height: box.height };
+  return { ...sized, elements: resizeGroup(sized.elements, from, to) };
+}
+
+/** Maps every element of a selection from its old bounds into new bounds (positions and sizes scale). */
 export function resizeGroup(elements: readonly Element[], from: Rect, to: Rect): Element[] {
   const sx = from.width > 0 ? to.width / from.width : 1;
   const sy = from.height > 0 ? to.height / from.height : 1;
@@ -72,13 +84,12 @@ export function resizeGroup(elements: readonly Element[], from: Rect, to: Rect):
     const ncy = to.y + (c.y - from.y) * sy;
     const width = el.width * sx;
     const height = el.height * sy;
-    return {
-      ...el,
+    return resizeTo(el, {
       x: round2(ncx - width / 2),
       y: round2(ncy - height / 2),
       width: round2(width),
       height: round2(height),
-    };
+    });
   });
 }
 

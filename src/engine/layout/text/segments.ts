@@ -1,7 +1,7 @@
 /**
- * Text segmentation for layout: text-transform, paragraphs (explicit newlines), Unicode line-break
- * opportunities (UAX #14 via `linebreak`), grapheme clusters (so a forced break never splits an
- * emoji or a combining mark) and a paragraph's base direction (first strong character, UAX #9 P2).
+ * Text segmentation for layout: text-transform, Unicode line-break opportunities (UAX #14 via
+ * `linebreak`), grapheme clusters (so a forced break never splits an emoji or a combining mark)
+ * and a paragraph's base direction (first strong character, UAX #9 P2).
  */
 import LineBreaker from 'linebreak';
 
@@ -21,11 +21,6 @@ export function applyTextTransform(text: string, transform: TextTransform): stri
     default:
       return text;
   }
-}
-
-/** Explicit line breaks: LF, CRLF, CR and the Unicode line and paragraph separators. */
-export function splitParagraphs(text: string): string[] {
-  return text.split(/\r\n|[\n\r\u2028\u2029]/);
 }
 
 /** Pieces of a paragraph that end at a break opportunity; each keeps its trailing spaces. */
@@ -72,4 +67,15 @@ export function paragraphDirection(text: string): 'ltr' | 'rtl' {
     if (STRONG_LTR.test(char)) return 'ltr';
   }
   return 'ltr';
+}
+
+/** Which strong directions occur in `text` (digits and punctuation are neutral here). */
+export function strongDirections(text: string): { ltr: boolean; rtl: boolean } {
+  const found = { ltr: false, rtl: false };
+  for (const char of text) {
+    if (STRONG_RTL.test(char)) found.rtl = true;
+    else if (STRONG_LTR.test(char)) found.ltr = true;
+    if (found.ltr && found.rtl) break;
+  }
+  return found;
 }

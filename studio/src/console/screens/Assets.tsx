@@ -28,7 +28,8 @@ export function AssetsScreen({ workspaceId }: { workspaceId: string }) {
       <h1 id="assets-title">Assets</h1>
       <div class="console-card">
         <label for="asset-upload">
-          Upload images (PNG, JPEG, WebP, GIF, SVG) or fonts (TTF, OTF, WOFF, WOFF2)
+          Upload images (PNG, JPEG, WebP, GIF, SVG), fonts (TTF, OTF, WOFF, WOFF2), videos (MP4, WebM) or
+          audio (MP3, M4A, WAV)
         </label>
         <input
           id="asset-upload"
@@ -51,6 +52,18 @@ export function AssetsScreen({ workspaceId }: { workspaceId: string }) {
                   <div class="console-thumb">
                     {asset.kind === 'image' ? (
                       <img src={asset.url} alt={`Asset ${asset.id}`} loading="lazy" />
+                    ) : asset.kind === 'video' ? (
+                      // The first frame, no sound, no autoplay: a poster that costs one range request.
+                      <video
+                        src={asset.url}
+                        muted
+                        preload="metadata"
+                        aria-label={`Video asset ${asset.id}`}
+                      />
+                    ) : asset.kind === 'audio' ? (
+                      <span aria-hidden="true" class="console-font">
+                        ♪
+                      </span>
                     ) : (
                       <span aria-hidden="true" class="console-font">
                         Aa
@@ -61,7 +74,9 @@ export function AssetsScreen({ workspaceId }: { workspaceId: string }) {
                     <code>asset:{asset.id}</code>
                   </p>
                   <p class="console-muted">
-                    {asset.mimeType} · {Math.ceil(asset.byteSize / 1024)} KB · {when(asset.createdAt)}
+                    {asset.mimeType} · {Math.ceil(asset.byteSize / 1024)} KB
+                    {asset.durationMs != null && ` · ${(asset.durationMs / 1000).toFixed(1)} s`} ·{' '}
+                    {when(asset.createdAt)}
                   </p>
                   <button
                     type="button"
