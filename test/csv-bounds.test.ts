@@ -2,7 +2,8 @@
  * A CSV batch costs bounded work and a bounded answer whatever its header holds: at most 256
  * columns, duplicates checked before unknown names, at most 20 issues, column names clipped. Against
  * a real server on loopback: a 2 MB header of a million columns, four at once, each answers 400 under
- * 64 KB within a second while /healthz keeps answering at once.
+ * 64 KB while /healthz keeps answering. Time bounds here only tell a hang from an answer (a loaded
+ * CI machine is slow); how fast it is belongs to the benchmarks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CSV_BYTES, MAX_CSV_COLUMNS, MAX_CSV_ISSUES, rowsFromCsv } from '../src/batches/csv.ts';
@@ -53,10 +54,10 @@ describe('CSV header bounds (rowsFromCsv)', () => {
   it('clips a long column name and refuses a row of too many fields before parsing it', () => {
     const long = refusal(`${'n'.repeat(1_000_000)}\n`);
     expect(JSON.stringify(long.details).length).toBeLessThan(300);
-    const wide = `name\n${columns(1_000_000, () => 'a')}\n`;
-    const started = performance.now();
+    // The unclosed quote after the wide row would be csv-parse's complaint: the count refuses first,
+    // so the million fields are never parsed.
+    const wide = `name\n${columns(1_000_000, () => 'a')}\n"unclosed`;
     const row = refusal(wide);
-    expect(performance.now() - started).toBeLessThan(50);
     expect(row.details).toEqual([{ path: 'line 2', message: "more fields than the header's 1" }]);
     // Rows that fit still parse as before.
     expect(rowsFromCsv('\uFEFFname,headline\r\n"a,""b""",c\r\n\r\nd,e', known, 10)).toEqual([
@@ -73,7 +74,7 @@ describe('a million-column CSV header against a real server', () => {
   });
   afterAll(() => server.close());
 
-  it('answers 400 under 64 KB within 1 s, four at once, while /healthz answers at once', async () => {
+  it('answers 400 under 64 KB, four at once, while /healthz keeps answering', async () => {
     const { key } = await workspaceWithKey(server.base, { credits: 10 });
     const template = await http(server.base, 'POST', '/v1/templates', {
       body: { name: 't', document: simpleDocument() },
@@ -109,14 +110,15 @@ describe('a million-column CSV header against a real server', () => {
     for (const { answer, ms } of results) {
       expect(answer.status).toBe(400);
       expect(answer.bytes.length).toBeLessThan(64 * 1024);
-      expect(ms).toBeLessThan(1000);
+      expect(ms).toBeLessThan(10_000); // an answer, not a hang
       expect(answer.json.error.code).toBe('VALIDATION_FAILED');
       expect(answer.json.error.details).toEqual([
         { path: 'csv', message: `the header has more than ${MAX_CSV_COLUMNS} columns` },
       ]);
     }
     expect(probes.length).toBeGreaterThan(0);
-    // Before the bound, a probe waited seconds; the client shares this process, so allow it some.
-    expect(Math.max(...probes)).toBeLessThan(500);
+    // Before the bound, parsing a million columns held the event loop for seconds at a time; the
+    // client shares this process and CI machines are loaded, so only a stall that long fails.
+    expect(Math.max(...probes)).toBeLessThan(2_500);
   }, 120_000);
 });
