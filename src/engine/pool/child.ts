@@ -11,6 +11,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { CACHE_SCALE_VARIABLE } from '../backends/cache-limits.ts';
 import type { RenderedFile, RenderJob, StagedFile } from '../types.ts';
 import { removeScratchOf } from '../video/scratch.ts';
 import { BULK_FD, BulkReader } from './bulk.ts';
@@ -62,7 +63,8 @@ export class RenderChild {
   private current: RenderJob | undefined;
   private currentOutputDir: string | undefined;
 
-  constructor(options: { maxHeapMb: number }) {
+  /** `cacheScale`: the share of its cache budgets the process may fill (cache-limits.ts). */
+  constructor(options: { maxHeapMb: number; cacheScale: number }) {
     const entry = renderProcessEntry();
     this.process = fork(entry.path, [], {
       execArgv: [...entry.execArgv, `--max-old-space-size=${options.maxHeapMb}`],
@@ -70,7 +72,7 @@ export class RenderChild {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc', 'pipe'],
       // Its own process group (its id is the group's), which its ffmpeg runs join.
       detached: true,
-      env: { ...RENDER_PROCESS_MALLOC, ...process.env },
+      env: { ...RENDER_PROCESS_MALLOC, ...process.env, [CACHE_SCALE_VARIABLE]: String(options.cacheScale) },
     });
     this.bulk = new BulkReader(this.process.stdio[BULK_FD] as Readable);
     this.process.stderr?.on('data', (chunk: Buffer) => {

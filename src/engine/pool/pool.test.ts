@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RENDER_PROCESS_RESERVE_MB } from '../backends/cache-limits.ts';
 import { PoolOverloaded, RenderError } from '../errors.ts';
 import { jobFor, pageDocument } from '../goldens/harness.ts';
 import { renderInProcess } from '../render.ts';
@@ -164,6 +165,21 @@ describe('RenderPool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('gives render processes cache budgets that fit under the recycling limit', async () => {
+    const budgets = async (recycleRssMb: number) => {
+      const pool = new RenderPool({ workers: 1, recycleRssMb });
+      try {
+        await pool.warmup();
+        await pool.render(quickJob());
+        return pool.cacheStats().find((cache) => cache.name === 'decoded-images')?.maxBytes;
+      } finally {
+        await pool.close();
+      }
+    };
+    expect(await budgets(2000)).toBe(160 * 2 ** 20); // the default, whole
+    expect(await budgets(600)).toBe(Math.floor(160 * ((600 - RENDER_PROCESS_RESERVE_MB) / 640) * 2 ** 20));
   });
 
   it('answers PoolOverloaded when the queue is full', async () => {

@@ -16,6 +16,7 @@
  * Killing a render process kills its process group, its ffmpeg runs with it (child.ts).
  */
 import { availableParallelism } from 'node:os';
+import { renderCacheScale } from '../backends/cache-limits.ts';
 import { type CacheStats, Lru } from '../backends/lru.ts';
 import { fromWire, PoolOverloaded, RenderError } from '../errors.ts';
 import { isVideoFormat, type RenderedFile, type RenderJob, type StagedFile } from '../types.ts';
@@ -92,6 +93,8 @@ export class RenderPool {
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
   private readonly recycleRss: number;
+  /** The share of their cache budgets render processes may fill, to stay under recycleRss. */
+  private readonly cacheScale: number;
   private readonly maxRss: number;
   private readonly videoTimeoutMs: number;
   private readonly videoConcurrency: number;
@@ -117,6 +120,7 @@ export class RenderPool {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.recycleRss = (options.recycleRssMb ?? 600) * MB;
+    this.cacheScale = renderCacheScale(options.recycleRssMb ?? 600);
     this.maxRss = (options.maxRssMb ?? 1500) * MB;
     this.videoTimeoutMs = options.videoTimeoutMs ?? 120_000;
     this.videoConcurrency = Math.max(1, options.videoConcurrency ?? 1);
@@ -242,7 +246,7 @@ export class RenderPool {
   }
 
   private spawn(slot: number): void {
-    const child = new RenderChild({ maxHeapMb: this.maxHeapMb });
+    const child = new RenderChild({ maxHeapMb: this.maxHeapMb, cacheScale: this.cacheScale });
     this.spawned++;
     this.slots[slot] = child;
     child.ready.then(
