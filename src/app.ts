@@ -28,6 +28,7 @@ import { renderHistoryFeature, rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
 import { studioFeature } from './studio/index.ts';
 import { templatesFeature } from './templates/index.ts';
+import { versionsFeature } from './versions/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
 export function buildApp(
@@ -73,6 +74,7 @@ function allFeatures(services: Services, logger: Logger): Feature[] {
   return [
     fileServingFeature(files),
     templatesFeature(services.templates),
+    versionsFeature(services.templateVersions, services.limiter),
     assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
     rendersFeature(services.renders, services.background, services.limiter),
     renderHistoryFeature(services.renderHistory),

@@ -39,6 +39,7 @@ import { lockDataDir } from './store/data-dir-lock.ts';
 import { type OpenDatabaseOptions, openStore, type Store } from './store/index.ts';
 import { TemplateService } from './templates/index.ts';
 import { ThumbnailService } from './thumbnails/index.ts';
+import { TemplateVersionService } from './versions/index.ts';
 import {
   batchEventSink,
   renderEventSink,
@@ -57,6 +58,7 @@ export interface Services {
   workspaces: WorkspaceService;
   apiKeys: ApiKeyService;
   templates: TemplateService;
+  templateVersions: TemplateVersionService;
   thumbnails: ThumbnailService;
   renderUrls: RenderUrlService;
   embeds: EmbedService;
@@ -168,6 +170,14 @@ export async function createServices(
     videoTimeoutMs: config.PLATEN_VIDEO_TIMEOUT_MS,
     observe: (render) => metrics.observeRender(render),
   });
+  const templateVersions = new TemplateVersionService({
+    store,
+    templates,
+    audit: trail,
+    inputs,
+    render: (job) => pool.render(job),
+    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
+  });
   const renderHistory = new RenderHistory(store);
   const renderUrls = new RenderUrlService({
     store,
@@ -257,6 +267,7 @@ export async function createServices(
     instanceId,
     credits,
     templates,
+    templateVersions,
     workspaces,
     apiKeys,
     embedTokens,

@@ -86,6 +86,8 @@ describe('the MCP server through the SDK client', () => {
         'get_workspace',
         'list_assets',
         'list_templates',
+        'list_versions',
+        'publish_template',
         'render_batch',
         'render_template',
         'update_template',
@@ -201,6 +203,29 @@ describe('the MCP server through the SDK client', () => {
       arguments: { templateId, document: simpleDocument(), ifRevision: 99 },
     })) as ToolResult;
     expect(textOf(stale).error.code).toBe('PRECONDITION_FAILED');
+  });
+
+  it('publishes a version, lists it, and renders the latest published one', async () => {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      textOf((await client.callTool({ name, arguments: args })) as ToolResult);
+    const published = await call('publish_template', { templateId, note: 'from an agent' });
+    expect(published).toMatchObject({ number: 1, note: 'from an agent', created: true });
+    expect(published.publishedBy).toMatch(/^oauth:/);
+    expect(await call('publish_template', { templateId })).toMatchObject({ number: 1, created: false });
+    const listed = await call('list_versions', { templateId });
+    expect(listed.items.map((v: { number: number }) => v.number)).toEqual([1]);
+    const rendered = (await client.callTool({
+      name: 'render_template',
+      arguments: { templateId, format: 'png', version: 'latest', modifications: { name: 'pinned' } },
+    })) as ToolResult;
+    expect(rendered.isError).toBeFalsy();
+    expect(textOf(rendered)).toMatchObject({ version: 1 });
+    const missing = (await client.callTool({
+      name: 'render_template',
+      arguments: { templateId, format: 'png', version: 9 },
+    })) as ToolResult;
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(textOf(missing))).toContain('NOT_FOUND');
   });
 
   it('refreshes an expired access token with its refresh token, without a new sign-in', async () => {

@@ -51,6 +51,13 @@ const samples: Record<string, Sample> = {
   'GET /v1/batches/:id': {},
   'POST /v1/batches/:id/cancel': {},
   'GET /v1/batches/:id/files.zip': {},
+  // Versions: the owner's template has version 1 and a draft changed since (createOwnerResources).
+  'POST /v1/templates/:id/versions': { body: { note: 'second' } },
+  'GET /v1/templates/:id/versions': {},
+  'GET /v1/templates/:id/versions/:version': {},
+  'POST /v1/templates/:id/versions/:version/rollback': {},
+  'GET /v1/templates/:id/diff': {},
+  'GET /v1/templates/:id/diff.png': {},
 };
 
 let server: TestServer;
@@ -64,7 +71,7 @@ const resourceIds: Record<string, string> = {};
 
 function pathFor(route: RegisteredRoute): string {
   const kind = route.url.split('/')[2] ?? '';
-  return route.url.replace(':id', resourceIds[kind] ?? 'missing');
+  return route.url.replace(':id', resourceIds[kind] ?? 'missing').replace(':version', '1');
 }
 
 async function call(route: RegisteredRoute, headers: Record<string, string>) {
@@ -99,6 +106,16 @@ async function createOwnerResources(): Promise<void> {
     headers: bearer(owner.key),
   });
   resourceIds.templates = t.json.id;
+  await http(server.base, 'POST', `/v1/templates/${t.json.id}/versions`, {
+    body: {},
+    headers: bearer(owner.key),
+  });
+  const changed = simpleDocument();
+  (changed.pages[0]?.elements[0] as { x: number }).x += 1;
+  await http(server.base, 'PUT', `/v1/templates/${t.json.id}`, {
+    body: { document: changed },
+    headers: bearer(owner.key),
+  });
   const a = await http(server.base, 'POST', '/v1/assets', {
     raw: PNG_1X1,
     headers: { ...bearer(owner.key), 'content-type': 'image/png' },
@@ -225,10 +242,12 @@ describe('the shared security suite', () => {
       await createOwnerResources();
       const res = await call(route, bearer(owner.key));
       const status =
-        route.url.endsWith('/render') || route.url.endsWith('/cancel') ? 200 : expected[route.method];
+        route.url.endsWith('/render') || route.url.endsWith('/cancel') || route.url.endsWith('/rollback')
+          ? 200
+          : expected[route.method];
       expect([route.method, route.url, res.status]).toEqual([route.method, route.url, status]);
     }
-  });
+  }, 120_000);
 
   it('guards the operator API with the admin token (401 UNAUTHORIZED otherwise)', async () => {
     for (const route of server.routes.filter((r) => r.auth === 'operator')) {
@@ -263,7 +282,9 @@ describe('the same routes for a person signed in to the console', () => {
         await createOwnerResources();
         const res = await call(route, person.v1(owner.workspaceId));
         const status =
-          route.url.endsWith('/render') || route.url.endsWith('/cancel') ? 200 : expected[route.method];
+          route.url.endsWith('/render') || route.url.endsWith('/cancel') || route.url.endsWith('/rollback')
+            ? 200
+            : expected[route.method];
         expect([route.method, route.url, res.status]).toEqual([route.method, route.url, status]);
       }
     }

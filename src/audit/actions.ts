@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   'user.unlocked',
   'signin.locked',
   'setup_link.issued',
+  'template.published',
+  'template.rolled_back',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,6 +18,7 @@ import {
   type RenderFormat,
   renderFormatSchema,
   renderOptionShape,
+  versionPinSchema,
 } from '../renders/index.ts';
 import { MAX_CSV_BYTES } from './csv.ts';
 import { type BatchService, MAX_ROWS } from './service.ts';
@@ -55,6 +56,12 @@ const queryOptions = {
   dither: queryFlag('GIF only: dither the palette (default true)'),
   timeMs: z.coerce.number().pipe(renderOptionShape.timeMs.unwrap()).optional(),
   allPages: queryFlag('Every page, as in the JSON form'),
+  version: z
+    .union([z.literal('latest'), z.coerce.number().pipe(z.number().int().min(1).max(1_000_000))])
+    .optional()
+    .describe(
+      'A published version for every row: its number or `latest` (resolved once). Default: the draft',
+    ),
 };
 const jsonBody = z
   .object({
@@ -65,6 +72,7 @@ const jsonBody = z
     // Taken as strings too ("2") since the first batches: kept so.
     scale: queryOptions.scale,
     quality: queryOptions.quality,
+    version: versionPinSchema.optional(),
     rows: z.array(z.record(z.string(), z.string())).min(1).max(MAX_ROWS),
   })
   .strict()

@@ -53,10 +53,12 @@ export interface BatchInput {
   timeMs?: number;
   pageId?: string;
   allPages?: boolean;
+  /** A published version for every row (`latest` is resolved once, when the batch is made). */
+  version?: number | 'latest';
 }
 
 /** The render options a batch gives every row, as the render route takes them. */
-const OPTIONS = ['scale', 'quality', 'fps', 'dither', 'timeMs', 'pageId', 'allPages'] as const;
+const OPTIONS = ['scale', 'quality', 'fps', 'dither', 'timeMs', 'pageId', 'allPages', 'version'] as const;
 
 export interface BatchView {
   id: string;
@@ -96,16 +98,27 @@ export class BatchService {
     if (input.rows.length === 0 || input.rows.length > MAX_ROWS)
       throw validationFailed([{ path: 'rows', message: `between 1 and ${MAX_ROWS} rows` }]);
     const { renders, store } = this.deps;
+    // The template itself (missing, another workspace's) refuses the batch, as for one render, and
+    // so does a version it does not have. `latest` becomes a number now: every row renders the
+    // same version, whatever is published while the batch runs.
+    await this.deps.templates.get(principal, templateId);
+    const version =
+      input.version === undefined
+        ? undefined
+        : await this.deps.templates.versionNumber(templateId, input.version);
     const options = Object.fromEntries(
       OPTIONS.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]),
     );
     const requests = input.rows.map((modifications) =>
-      renderRequestSchema.safeParse({ format: input.format, modifications, ...options }),
+      renderRequestSchema.safeParse({
+        format: input.format,
+        modifications,
+        ...options,
+        ...(version !== undefined ? { version } : {}),
+      }),
     );
     // The price first: each new identity once; identical earlier renders and repeated rows are free.
     // A row that cannot be planned (a bad value, an unknown page) fails alone.
-    // The template itself (missing, another workspace's) refuses the batch, as for one render.
-    await this.deps.templates.get(principal, templateId);
     const identities = new Set<string>();
     const identityOfRow = new Map<number, string>();
     const rowErrors = new Map<number, { code: string; details: unknown }>();
@@ -204,11 +217,10 @@ export class BatchService {
     csv: string,
     options: Omit<BatchInput, 'rows'>,
   ): Promise<BatchView> {
-    const template = await this.deps.templates.get(principal, templateId);
-    const known = new Set([
-      ...referencedVariables(template.document),
-      ...Object.keys(template.document.variables ?? {}),
-    ]);
+    // The columns are the variables of what the rows will render: the draft, or the pinned version.
+    const meta = await this.deps.templates.renderMeta(principal, templateId, options.version);
+    const { document } = await this.deps.templates.draftOf(meta);
+    const known = new Set([...referencedVariables(document), ...Object.keys(document.variables ?? {})]);
     return this.create(principal, templateId, { ...options, rows: rowsFromCsv(csv, known, MAX_ROWS) });
   }
 

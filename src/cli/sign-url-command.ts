@@ -12,6 +12,7 @@ const usage = `Usage: platen sign-url --template TEMPLATE_ID [options]
   --expires-in SECONDS    adds exp: the URL answers 403 after that
   --scale N | --quality N | --page PAGE_ID   render options
   --fps N | --dither true|false | --time-ms N  motion options (video formats; timeMs for stills)
+  --version N|latest       render a published version instead of the draft
   --base URL              the service's public URL (default $PLATEN_BASE_URL or http://localhost:3000)`;
 
 export function runSignUrlCommand(argv: string[], print: (line: string) => void = console.log): number {
@@ -44,6 +45,7 @@ export function runSignUrlCommand(argv: string[], print: (line: string) => void 
     ['fps', 'fps'],
     ['dither', 'dither'],
     ['time-ms', 'timeMs'],
+    ['version', 'version'],
   ] as const) {
     const value = option(args, flag);
     if (value !== undefined) params[name] = value;

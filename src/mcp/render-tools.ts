@@ -40,6 +40,7 @@ const batchArgs = z
     ...renderOptionShape,
     pageId: renderRequestSchema.shape.pageId,
     allPages: renderRequestSchema.shape.allPages,
+    version: renderRequestSchema.shape.version,
   })
   .strict();
 const renderId = z.string().min(1).max(200).describe('A render id (`rnd_…`), as render_template answered');

@@ -8,10 +8,12 @@ import type { FileStore } from '../files/index.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
 import type { BackgroundRenders, RenderService } from '../renders/index.ts';
 import type { TemplateService } from '../templates/index.ts';
+import type { TemplateVersionService } from '../versions/index.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
 
 export interface ToolServices {
   templates: TemplateService;
+  templateVersions: TemplateVersionService;
   assets: AssetService;
   renders: RenderService;
   background: BackgroundRenders;

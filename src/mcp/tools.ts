@@ -10,6 +10,7 @@ import { createTemplateBody } from '../templates/schemas.ts';
 import { designDocumentToolSchema } from './document-schema.ts';
 import { RENDER_TOOLS } from './render-tools.ts';
 import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
+import { VERSION_TOOLS } from './version-tools.ts';
 
 export type { ToolContent, ToolDefinition, ToolServices } from './tool-kit.ts';
 
@@ -100,6 +101,7 @@ export const TOOLS: ToolDefinition[] = [
     },
   },
   ...RENDER_TOOLS,
+  ...VERSION_TOOLS,
   {
     name: 'list_assets',
     title: 'List assets',

@@ -48,6 +48,10 @@ const imageQuery = z
       .string()
       .optional()
       .describe('png, jpeg and pdf only: the time into an animated page drawn, in ms'),
+    version: z
+      .string()
+      .optional()
+      .describe('A published version to render: its number, or `latest`. Default: the draft'),
   })
   .catchall(z.string().max(10_000).describe('Any other name: a template variable and its value'));
 

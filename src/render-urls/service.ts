@@ -36,6 +36,7 @@ export const RESERVED_PARAMETERS = [
   'fps',
   'dither',
   'timeMs',
+  'version',
 ] as const;
 const ONE_YEAR_SECONDS = 365 * 86_400;
 const newSecret = () => `urlsec_${randomBytes(32).toString('base64url')}`;
@@ -187,7 +188,7 @@ export function renderRequestOf(
     if (Array.isArray(value)) throw validationFailed([{ path: name, message: 'given more than once' }]);
     if (value !== undefined) single[name] = value;
   }
-  const { pageId, scale, quality, fps, dither, timeMs } = single;
+  const { pageId, scale, quality, fps, dither, timeMs, version } = single;
   const modifications = Object.fromEntries(
     Object.entries(single).filter(([name]) => !(RESERVED_PARAMETERS as readonly string[]).includes(name)),
   );
@@ -203,6 +204,7 @@ export function renderRequestOf(
     ...(fps !== undefined ? { fps: number(fps) } : {}),
     ...(dither !== undefined ? { dither: flag(dither) } : {}),
     ...(timeMs !== undefined ? { timeMs: number(timeMs) } : {}),
+    ...(version !== undefined ? { version: version === 'latest' ? version : number(version) } : {}),
   });
   if (!parsed.success) throw validationFailed(fromZodIssues(parsed.error.issues));
   return parsed.data;

@@ -17,6 +17,11 @@ export interface RenderIdentityInput {
   assetScope: string | null;
   /** SHA-256 of the stored draft: content, not revision, decides (a no-op save changes nothing). */
   documentHash: string;
+  /**
+   * The published version pinned, or null for the draft: a version renders apart from a draft of
+   * the same content, so each render says truly which it drew (docs/versions.md).
+   */
+  version: number | null;
   modifications: Record<string, string> | undefined;
   idempotencyKey: string | undefined;
   format: RenderFormat;
@@ -59,6 +64,8 @@ export function renderIdentity(input: RenderIdentityInput): string {
     // Appended only when set, so the identities of workspace-wide renders made before it existed
     // stay the same (their replays stay free).
     ...(input.assetScope === null ? [] : [input.assetScope]),
+    // Appended only when pinned, for the same reason; an object, never read as a scope.
+    ...(input.version === null ? [] : [{ version: input.version }]),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

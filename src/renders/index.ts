@@ -37,6 +37,7 @@ export {
   STILL_FORMATS,
   VIDEO_FORMATS,
   type VideoRenderFormat,
+  versionPinSchema,
 } from './schemas.ts';
 export { EXTENSIONS, RENDER_MIME_TYPES, type RenderQuota, RenderService } from './service.ts';
 

@@ -56,6 +56,14 @@ export const renderOptionShape = {
     ),
 };
 
+/** A published version to render instead of the draft (docs/versions.md). */
+export const versionPinSchema = z
+  .union([z.number().int().min(1).max(1_000_000), z.literal('latest')])
+  .describe(
+    'Render a published version instead of the draft: its number, or `latest` (the last published). ' +
+      'Absent: the draft. 404 when the template has no such version',
+  );
+
 export const renderRequestSchema = z
   .object({
     format: renderFormatSchema
@@ -68,6 +76,7 @@ export const renderRequestSchema = z
     pageId: z.string().min(1).max(64).optional(),
     allPages: z.boolean().optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
+    version: versionPinSchema.optional(),
     ...renderOptionShape,
     async: z
       .boolean()
@@ -131,6 +140,13 @@ export const renderResultSchema = z
     frames: z.number().int().optional().describe('Video formats only: its number of frames'),
     createdAt: z.string(),
     credits: z.object({ charged: z.number().int(), balanceAfter: z.number().int() }),
+    version: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The published version rendered, when the request pinned one (`latest` resolved); absent: the draft',
+      ),
     expired: z.boolean().optional(),
   })
   .meta({ id: 'RenderResult' });

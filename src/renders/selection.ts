@@ -30,6 +30,8 @@ export interface Selection {
 export interface Plan extends Selection {
   templateId: string;
   document: DesignDocument;
+  /** The published version rendered; absent: the draft. */
+  version?: number;
 }
 
 export interface DraftFacts {
@@ -38,6 +40,8 @@ export interface DraftFacts {
   pageIds?: string[];
   activePageId?: string;
   document?: DesignDocument;
+  /** The published version pinned, if any (its content is `documentHash`). */
+  version?: number;
 }
 
 /** Formats that make one file whatever the number of pages (a PDF, a video); png/jpeg make one a page. */
@@ -72,6 +76,7 @@ export function select(draft: DraftFacts, request: RenderRequest, assetScope: st
     templateId: draft.id,
     assetScope,
     documentHash: draft.documentHash,
+    version: draft.version ?? null,
     modifications: request.modifications,
     idempotencyKey: request.idempotencyKey,
     format,

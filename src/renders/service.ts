@@ -197,7 +197,7 @@ export class RenderService {
     templateId: string,
     request: RenderRequest,
   ): Promise<{ kind: 'identical'; job: RenderRecord; balance: number } | { kind: 'plan'; plan: Plan }> {
-    const meta = await this.deps.templates.renderMeta(principal, templateId);
+    const meta = await this.deps.templates.renderMeta(principal, templateId, request.version);
     const tenancy = tenancyOf(principal);
     const assetScope = assetScopeOf(tenancy);
     const selection = select(meta, request, assetScope);
@@ -239,7 +239,14 @@ export class RenderService {
     visible: (asset: { ownerUserId: string | null; embedId: string | null }) => boolean,
   ): Promise<Plan> {
     const draft = await this.deps.templates.draftOf(meta);
-    const chosen = draft.documentHash === meta.documentHash ? selection : select(draft, request, assetScope);
+    const chosen =
+      draft.documentHash === meta.documentHash
+        ? selection
+        : select(
+            { ...draft, ...(meta.version !== undefined ? { version: meta.version } : {}) },
+            request,
+            assetScope,
+          );
     const modified = applyModifications(draft.document, request.modifications ?? {});
     if (!modified.ok)
       throw new AppError('VALIDATION_FAILED', 'A modification is not valid.', modified.issues);
@@ -264,7 +271,12 @@ export class RenderService {
       pageIds: chosen.pageIds,
       format: chosen.format,
     });
-    return { templateId: draft.id, document: modified.document, ...chosen };
+    return {
+      templateId: draft.id,
+      document: modified.document,
+      ...chosen,
+      ...(meta.version !== undefined ? { version: meta.version } : {}),
+    };
   }
 
   /**
@@ -351,6 +363,7 @@ export class RenderService {
           ...(file.frames !== undefined ? { frames: file.frames } : {}),
           createdAt,
           credits: { charged: 1, balanceAfter },
+          ...(plan.version !== undefined ? { version: plan.version } : {}),
         };
         outputs.push({ id, position, fileKey, result });
       }

@@ -31,6 +31,7 @@ import { consoleMigration } from './migrations/011_console.ts';
 import { peopleAuditMigration } from './migrations/012_people_audit.ts';
 import { holdsAndPreviousKeysMigration } from './migrations/013_holds_and_previous_keys.ts';
 import { mediaAssetsMigration } from './migrations/014_media_assets.ts';
+import { templateVersionsMigration } from './migrations/015_template_versions.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -69,6 +70,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '012_people_audit': peopleAuditMigration,
     '013_holds_and_previous_keys': holdsAndPreviousKeysMigration,
     '014_media_assets': mediaAssetsMigration,
+    '015_template_versions': templateVersionsMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -14,6 +14,7 @@ import { OAuthRepository } from './oauth.ts';
 import { RenderHistoryRepository } from './render-history.ts';
 import { RenderQueueRepository } from './render-queue.ts';
 import { RenderRepository } from './renders.ts';
+import { TemplateVersionRepository } from './template-versions.ts';
 import { TemplateRepository } from './templates.ts';
 import { ThumbnailRepository } from './thumbnails.ts';
 import { UrlSecretRepository } from './url-secrets.ts';
@@ -26,6 +27,7 @@ export interface Store {
   workspaces: WorkspaceRepository;
   apiKeys: ApiKeyRepository;
   templates: TemplateRepository;
+  templateVersions: TemplateVersionRepository;
   thumbnails: ThumbnailRepository;
   assets: AssetRepository;
   meta: MetaRepository;
@@ -51,6 +53,7 @@ export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
     workspaces: new WorkspaceRepository(db),
     apiKeys: new ApiKeyRepository(db),
     templates: new TemplateRepository(db),
+    templateVersions: new TemplateVersionRepository(db),
     thumbnails: new ThumbnailRepository(db),
     assets: new AssetRepository(db),
     meta: new MetaRepository(db),

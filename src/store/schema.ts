@@ -48,6 +48,26 @@ export interface TemplatesTable {
   thumbnail_revision: number | null;
 }
 
+/** A published, immutable copy of a template's document (migration 015). */
+export interface TemplateVersionsTable {
+  template_id: string;
+  number: number;
+  workspace_id: string;
+  document: string;
+  document_hash: string;
+  page_ids: string;
+  active_page_id: string;
+  width: number;
+  height: number;
+  page_count: number;
+  note: string | null;
+  /** The draft's revision that was published. */
+  draft_revision: number;
+  /** Who published it, as the audit trail names actors. */
+  published_by: string;
+  created_at: string;
+}
+
 export interface AssetsTable {
   id: string;
   workspace_id: string;
@@ -369,6 +389,7 @@ export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
+  template_versions: TemplateVersionsTable;
   assets: AssetsTable;
   renders: RendersTable;
   credit_ledger: CreditLedgerTable;

@@ -42,6 +42,8 @@ export interface TemplateRenderMeta {
   documentHash: string;
   pageIds: string[];
   activePageId: string;
+  /** Set when a render pinned a published version: the facts above are that version's. */
+  version?: number;
 }
 
 /**
@@ -264,7 +266,11 @@ export class TemplateRepository {
     };
   }
 
+  /** The template and its versions (template-versions.ts), together. */
   async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('templates').where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('template_versions').where('template_id', '=', id).execute();
+      await trx.deleteFrom('templates').where('id', '=', id).execute();
+    });
   }
 }

@@ -17,8 +17,10 @@ export {
   type TemplateRecord,
   TemplateService,
   type TemplateView,
+  type VersionPin,
   validateDocument,
 } from './service.ts';
+export { templatesTag };
 
 export function templatesFeature(templates: TemplateService): Feature {
   return { name: 'templates', openApiTag: templatesTag, routes: templateRoutes(templates) };

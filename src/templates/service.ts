@@ -53,6 +53,15 @@ export interface CreateTemplateInput {
   shared?: boolean;
 }
 
+/** A render's version pin (docs/versions.md): a published number, or `latest`. */
+export type VersionPin = number | 'latest';
+
+/** What a render draws from: the draft, or a pinned version's document. */
+export type RenderableDocument = Pick<TemplateWithDocument, 'id' | 'document' | 'documentHash'>;
+
+const noVersion = (number: number) =>
+  new AppError('NOT_FOUND', `Version ${number} of this template was not found.`);
+
 export interface SaveTemplateInput {
   document: unknown;
   name?: string;
@@ -176,13 +185,41 @@ export class TemplateService {
     await this.store.templates.delete(id);
   }
 
-  /** What rendering needs to know first (no document), under the same checks as `get`. */
-  renderMeta(principal: Principal, id: string): Promise<TemplateRenderMeta> {
-    return this.visible(principal, id, (templateId) => this.store.templates.renderMeta(templateId));
+  /**
+   * What rendering needs to know first (no document), under the same checks as `get`. With a
+   * `version` pin (a number, or `latest`: the last published), the facts are that version's and
+   * `version` names it; 404 when the template has no such version (docs/versions.md).
+   */
+  async renderMeta(principal: Principal, id: string, version?: VersionPin): Promise<TemplateRenderMeta> {
+    const meta = await this.visible(principal, id, (templateId) =>
+      this.store.templates.renderMeta(templateId),
+    );
+    if (version === undefined) return meta;
+    const number = await this.versionNumber(id, version);
+    const facts = await this.store.templateVersions.renderFacts(id, number);
+    if (!facts) throw noVersion(number);
+    const { documentHash, pageIds, activePageId } = facts;
+    return { ...meta, documentHash, pageIds, activePageId, version: number };
   }
 
-  /** The current draft of a template `renderMeta` already admitted (no second check). */
-  async draftOf(meta: TemplateRenderMeta): Promise<TemplateWithDocument> {
+  /** The number a pin names: itself, or the last published (404 when none is). */
+  async versionNumber(id: string, version: VersionPin): Promise<number> {
+    if (version !== 'latest') return version;
+    const latest = await this.store.templateVersions.latestNumber(id);
+    if (latest === null) throw new AppError('NOT_FOUND', 'This template has no published version yet.');
+    return latest;
+  }
+
+  /**
+   * The document a template `renderMeta` already admitted renders (no second check): the current
+   * draft, or the pinned version's.
+   */
+  async draftOf(meta: TemplateRenderMeta): Promise<RenderableDocument> {
+    if (meta.version !== undefined) {
+      const version = await this.store.templateVersions.get(meta.id, meta.version);
+      if (!version) throw noVersion(meta.version);
+      return { id: meta.id, document: version.document, documentHash: version.documentHash };
+    }
     const template = await this.store.templates.get(meta.id);
     if (!template) throw new AppError('NOT_FOUND', 'The template was not found.');
     return template;
@@ -233,7 +270,7 @@ export class TemplateService {
   }
 
   /** Visible and the principal's to change (a shared template is read-only to a tenant: 403). */
-  private async changeable(principal: Principal, id: string): Promise<TemplateRenderMeta> {
+  async changeable(principal: Principal, id: string): Promise<TemplateRenderMeta> {
     const meta = await this.renderMeta(principal, id);
     if (!accessOf(principal).canChange(meta)) {
       throw new AppError('FORBIDDEN', 'This template is shared with you read-only.');

@@ -18,6 +18,12 @@ OPERATIONS: Dict[str, str] = {
     "saveTemplate": "templates.save",
     "updateTemplateMetadata": "templates.update",
     "deleteTemplate": "templates.delete",
+    "publishTemplateVersion": "templates.publish",
+    "listTemplateVersions": "templates.versions",
+    "getTemplateVersion": "templates.version",
+    "rollbackTemplate": "templates.rollback",
+    "diffTemplate": "templates.diff",
+    "diffTemplateImage": "templates.diff_image",
     # Assets
     "listAssets": "assets.list",
     "uploadAsset": "assets.upload",

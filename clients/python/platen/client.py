@@ -58,6 +58,7 @@ class Platen:
         fps: Optional[int] = None,
         dither: Optional[bool] = None,
         time_ms: Optional[int] = None,
+        version: Union[int, str, None] = None,
     ) -> RenderOutput:
         """Renders the template's draft and waits: a RenderResult (`{pages: [...]}` with `all_pages`
         for png/jpeg). One credit per file; an identical earlier request answers its result with
@@ -66,7 +67,7 @@ class Platen:
         A video too long to wait for raises VALIDATION_FAILED: use `render_async` for it.
         """
         body = render_body(
-            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms
+            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms, version
         )
         return cast(RenderOutput, self._post_render(template_id, body))
 
@@ -84,13 +85,14 @@ class Platen:
         fps: Optional[int] = None,
         dither: Optional[bool] = None,
         time_ms: Optional[int] = None,
+        version: Union[int, str, None] = None,
     ) -> RenderJob:
         """Accepts a background render (202): its state `{id, status, …, credits}`, charged at once.
 
         Follow it with `renders.wait(job["id"])`, or the `render.completed` / `render.failed` webhooks.
         """
         body = render_body(
-            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms
+            format, modifications, page_id, all_pages, idempotency_key, scale, quality, fps, dither, time_ms, version
         )
         body["async"] = True
         return cast(RenderJob, self._post_render(template_id, body))
@@ -109,6 +111,7 @@ class Platen:
         fps: Optional[int] = None,
         dither: Optional[bool] = None,
         time_ms: Optional[int] = None,
+        version: Union[int, str, None] = None,
         poll_interval: float = 0.5,
         timeout: Optional[float] = 120,
     ) -> RenderOutput:
@@ -127,6 +130,7 @@ class Platen:
             fps=fps,
             dither=dither,
             time_ms=time_ms,
+            version=version,
         )
         done = outcome(job)
         if done is not None:

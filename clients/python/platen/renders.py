@@ -8,7 +8,7 @@ carrying the failure's code, as the render route would have raised it.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Optional, cast
+from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
 
 from ._transport import Transport, segment
 from ._util import compact, iterate_pages, poll
@@ -27,11 +27,13 @@ def render_body(
     fps: Optional[int] = None,
     dither: Optional[bool] = None,
     time_ms: Optional[int] = None,
+    version: Union[int, str, None] = None,
 ) -> Dict[str, Any]:
     """The JSON body of `POST /v1/templates/{id}/render` (unset options left to the service).
 
     `fps` and `dither` apply to the video formats (mp4, webm, gif), `time_ms` to stills of an
-    animated page (png, jpeg, pdf).
+    animated page (png, jpeg, pdf). `version` renders a published version (a number, or "latest")
+    instead of the draft (docs/versions.md).
     """
     return compact(
         format=format,
@@ -44,6 +46,7 @@ def render_body(
         fps=fps,
         dither=dither,
         timeMs=time_ms,
+        version=version,
     )
 
 

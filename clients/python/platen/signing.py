@@ -20,7 +20,7 @@ _URI_COMPONENT_SAFE = "!*'()"
 
 # Options under their API names; the Python spellings of pageId and timeMs are accepted too.
 _OPTION_NAMES = {"page_id": "pageId", "time_ms": "timeMs"}
-_OPTIONS = ("pageId", "scale", "quality", "fps", "dither", "timeMs")
+_OPTIONS = ("pageId", "scale", "quality", "fps", "dither", "timeMs", "version")
 # Query names the service reads as options or the signature, so no variable may take them.
 RESERVED = frozenset([*_OPTIONS, "exp", "sig"])
 

@@ -10,7 +10,17 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
 
 from ._transport import Transport, segment
 from ._util import compact, iterate_pages
-from .types import Template, TemplatePage, TemplateWithDocument
+from .types import (
+    Template,
+    TemplateDiff,
+    TemplatePage,
+    TemplateVersionPage,
+    TemplateVersionWithDocument,
+    TemplateWithDocument,
+)
+
+# A version number, or "latest" (the last published); a diff side may also be "draft".
+VersionRef = Union[int, str]
 
 
 def if_match_header(if_match: Union[int, str, None]) -> Dict[str, str]:
@@ -80,3 +90,54 @@ class Templates:
 
     def delete(self, template_id: str) -> None:
         self._transport.call("DELETE", f"/v1/templates/{segment(template_id)}")
+
+    # Versions (docs/versions.md)
+
+    def publish(self, template_id: str, note: Optional[str] = None) -> TemplateVersionWithDocument:
+        """Publishes the draft as the next version; an unchanged draft answers the existing one."""
+        path = f"/v1/templates/{segment(template_id)}/versions"
+        answer = self._transport.call("POST", path, json_body=compact(note=note))
+        return cast(TemplateVersionWithDocument, answer)
+
+    def versions(
+        self, template_id: str, limit: Optional[int] = None, cursor: Optional[str] = None
+    ) -> TemplateVersionPage:
+        """One page of published versions, newest first."""
+        path = f"/v1/templates/{segment(template_id)}/versions"
+        query = compact(limit=limit, cursor=cursor)
+        return cast(TemplateVersionPage, self._transport.call("GET", path, query=query))
+
+    def version(self, template_id: str, version: VersionRef) -> TemplateVersionWithDocument:
+        """One version with its document: a number, or "latest"."""
+        path = f"/v1/templates/{segment(template_id)}/versions/{segment(str(version))}"
+        return cast(TemplateVersionWithDocument, self._transport.call("GET", path))
+
+    def rollback(
+        self, template_id: str, version: VersionRef, if_match: Union[int, str, None] = None
+    ) -> TemplateWithDocument:
+        """Makes the draft a copy of `version` (its revision goes up by one)."""
+        path = f"/v1/templates/{segment(template_id)}/versions/{segment(str(version))}/rollback"
+        answer = self._transport.call("POST", path, headers=if_match_header(if_match))
+        return cast(TemplateWithDocument, answer)
+
+    def diff(
+        self, template_id: str, from_: Optional[VersionRef] = None, to: Optional[VersionRef] = None
+    ) -> TemplateDiff:
+        """What changed, element by element (default: from "latest" to "draft")."""
+        path = f"/v1/templates/{segment(template_id)}/diff"
+        query = compact(**{"from": None if from_ is None else str(from_), "to": None if to is None else str(to)})
+        return cast(TemplateDiff, self._transport.call("GET", path, query=query))
+
+    def diff_image(
+        self,
+        template_id: str,
+        from_: Optional[VersionRef] = None,
+        to: Optional[VersionRef] = None,
+        page_id: Optional[str] = None,
+    ) -> bytes:
+        """A PNG of one page: the newer side faded, its changed pixels in magenta."""
+        path = f"/v1/templates/{segment(template_id)}/diff.png"
+        query = compact(
+            **{"from": None if from_ is None else str(from_), "to": None if to is None else str(to), "pageId": page_id}
+        )
+        return self._transport.request("GET", path, query=query, headers={"Accept": "image/png"}).body

@@ -47,6 +47,36 @@ class TemplatePage(TypedDict):
 AssetKind = Literal["image", "font", "video", "audio"]
 
 
+class TemplateVersion(TypedDict):
+    """A published, immutable version of a template (docs/versions.md)."""
+
+    templateId: str
+    number: int
+    note: Optional[str]
+    width: int
+    height: int
+    pageCount: int
+    draftRevision: int
+    publishedBy: str
+    createdAt: str
+
+
+class TemplateVersionWithDocument(TemplateVersion):
+    document: Dict[str, Any]
+
+
+class TemplateVersionPage(TypedDict):
+    items: List[TemplateVersion]
+    nextCursor: Optional[str]
+
+
+class TemplateDiff(TypedDict):
+    """`from`/`to`: `{version, revision}` (version None: the draft); `changes`: add/remove/set/reorder."""
+
+    changes: List[Dict[str, Any]]
+    truncated: bool
+
+
 class _AssetRequired(TypedDict):
     id: str
     kind: AssetKind

@@ -97,3 +97,38 @@ class AssetsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VersionsTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.platen = new_workspace(credits=5).platen
+
+    def test_publish_pin_roll_back_and_diff(self) -> None:
+        template = self.platen.templates.create(name="versions", document=simple_document())
+        first = self.platen.templates.publish(template["id"], note="launch")
+        self.assertEqual((first["number"], first["note"]), (1, "launch"))
+        self.assertEqual(self.platen.templates.publish(template["id"])["number"], 1)
+        saved = self.platen.templates.save(template["id"], simple_document("Changed {{name}}"))
+        listed = self.platen.templates.versions(template["id"])
+        self.assertEqual([v["number"] for v in listed["items"]], [1])
+        self.assertEqual(self.platen.templates.version(template["id"], "latest")["document"], first["document"])
+
+        pinned = self.platen.render(template["id"], "png", {"name": "P"}, version=1)
+        self.assertEqual(pinned["version"], 1)
+        with self.assertRaises(PlatenError) as missing:
+            self.platen.render(template["id"], "png", version=3)
+        self.assertEqual(missing.exception.code, "NOT_FOUND")
+
+        diff = self.platen.templates.diff(template["id"], from_=1, to="draft")
+        self.assertEqual(
+            diff["changes"],
+            [{"op": "set", "path": "pages[p1].elements[t1].text", "from": "Hello {{name}}", "to": "Changed {{name}}"}],
+        )
+        picture = self.platen.templates.diff_image(template["id"], from_=1)
+        self.assertEqual(picture[:8], b"\x89PNG\r\n\x1a\n")
+
+        with self.assertRaises(PlatenError) as stale:
+            self.platen.templates.rollback(template["id"], 1, if_match=saved["revision"] - 1)
+        self.assertEqual(stale.exception.code, "PRECONDITION_FAILED")
+        rolled = self.platen.templates.rollback(template["id"], 1, if_match=saved["revision"])
+        self.assertEqual((rolled["revision"], rolled["document"]), (saved["revision"] + 1, first["document"]))

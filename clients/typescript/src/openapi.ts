@@ -53,6 +53,107 @@ export interface paths {
         patch: operations["updateTemplateMetadata"];
         trace?: never;
     };
+    "/v1/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a template's published versions
+         * @description Newest first, paged with `limit` (at most 100) and the `nextCursor` of the last page.
+         */
+        get: operations["listTemplateVersions"];
+        put?: never;
+        /**
+         * Publish the template's draft as a new version
+         * @description Freezes the draft as the next numbered, immutable version (201). Publishing a draft unchanged since the last version answers that version (200): a retry never makes two. Renders, signed URLs, batches and MCP tools pin a version with `version`.
+         */
+        post: operations["publishTemplateVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a published version with its document */
+        get: operations["getTemplateVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/versions/{version}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll the draft back to a version
+         * @description Saves a copy of the version's document as the draft (its `revision` goes up by one); the versions themselves never change. Publish afterwards to make it the latest version.
+         */
+        post: operations["rollbackTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions, or a version and the draft
+         * @description Element by element: pages and elements are matched by id, so a moved element is one `reorder`. `from` defaults to `latest`, `to` to `draft`. The picture: `/diff.png`.
+         */
+        get: operations["diffTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/diff.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of what changed on a page
+         * @description Both sides drawn at most 800 px on their longest side; the newer is shown faded and its changed pixels in magenta, each changed region boxed. Free. `X-Changed-Pixels` and `X-Total-Pixels` count them.
+         */
+        get: operations["diffTemplateImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assets": {
         parameters: {
             query?: never;
@@ -1210,6 +1311,8 @@ export interface components {
                 charged: number;
                 balanceAfter: number;
             };
+            /** @description The published version rendered, when the request pinned one (`latest` resolved); absent: the draft */
+            version?: number;
             expired?: boolean;
         };
         RenderJob: {
@@ -1409,6 +1512,68 @@ export interface components {
             previousValidUntil: string | null;
             /** @description `urlsec_…`: the signing key, shown in this response only */
             secret: string;
+        };
+        TemplateVersion: {
+            templateId: string;
+            /** @description 1, 2, 3… per template */
+            number: number;
+            note: string | null;
+            width: number;
+            height: number;
+            pageCount: number;
+            /** @description The draft's revision that was published */
+            draftRevision: number;
+            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
+            publishedBy: string;
+            createdAt: string;
+        };
+        TemplateVersionWithDocument: {
+            templateId: string;
+            /** @description 1, 2, 3… per template */
+            number: number;
+            note: string | null;
+            width: number;
+            height: number;
+            pageCount: number;
+            /** @description The draft's revision that was published */
+            draftRevision: number;
+            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
+            publishedBy: string;
+            createdAt: string;
+            /** @description The design document as published */
+            document: {
+                [key: string]: unknown;
+            };
+        };
+        DocumentChange: {
+            /** @enum {string} */
+            op: "add" | "remove" | "set" | "reorder";
+            /** @description Where, pages and elements named by id: `pages[p1].elements[title].text` */
+            path: string;
+            /** @description add, remove: the item */
+            value?: unknown;
+            /** @description set: the old value; reorder: the old order of ids */
+            from?: unknown;
+            /** @description set: the new value; reorder: the new order of ids */
+            to?: unknown;
+        };
+        TemplateDiff: {
+            from: {
+                /** @description null: the draft */
+                version: number | null;
+                /** @description The draft's revision (published, for a version) */
+                revision: number | null;
+            };
+            to: {
+                /** @description null: the draft */
+                version: number | null;
+                /** @description The draft's revision (published, for a version) */
+                revision: number | null;
+            };
+            /** @description In the newer document order, removals last; at most 500 */
+            changes: components["schemas"]["DocumentChange"][];
+            /** @description More than 500 changes: the list was cut */
+            truncated: boolean;
         };
         PasswordResetLink: {
             /** @description The password-reset link: shown in this answer only; it works once */
@@ -1880,6 +2045,467 @@ export interface operations {
             };
         };
     };
+    listTemplateVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["TemplateVersion"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description What changed, for the history */
+                    note?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A version number, or `latest` (the last published) */
+                version: "latest" | number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollbackTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The revision the draft was read at, e.g. `"3"`: the rollback answers 412 if it moved on */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                /** @description A version number, or `latest` (the last published) */
+                version: "latest" | number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names an older revision (`PRECONDITION_FAILED`) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffTemplate: {
+        parameters: {
+            query?: {
+                /** @description A version number, `latest` (default) or `draft` */
+                from?: "latest" | "draft" | number;
+                /** @description A version number, `latest` or `draft` (default) */
+                to?: "latest" | "draft" | number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDiff"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffTemplateImage: {
+        parameters: {
+            query?: {
+                /** @description A version number, `latest` (default) or `draft` */
+                from?: "latest" | "draft" | number;
+                /** @description A version number, `latest` or `draft` (default) */
+                to?: "latest" | "draft" | number;
+                /** @description Default: the `to` side's active page */
+                pageId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAssets: {
         parameters: {
             query?: {
@@ -2157,6 +2783,8 @@ export interface operations {
                     pageId?: string;
                     allPages?: boolean;
                     idempotencyKey?: string;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
                     /** @description Raster and video: 1-4, default 1 */
                     scale?: number;
                     /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
@@ -2486,6 +3114,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -2611,6 +3241,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -2736,6 +3368,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -2861,6 +3495,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -2986,6 +3622,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -3111,6 +3749,8 @@ export interface operations {
                 dither?: string;
                 /** @description png, jpeg and pdf only: the time into an animated page drawn, in ms */
                 timeMs?: string;
+                /** @description A published version to render: its number, or `latest`. Default: the draft */
+                version?: string;
             };
             header?: never;
             path: {
@@ -3248,6 +3888,8 @@ export interface operations {
                     dither?: boolean;
                     /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
                     timeMs?: number;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
                     rows: {
                         [key: string]: string;
                     }[];
@@ -3352,6 +3994,8 @@ export interface operations {
                 timeMs?: number;
                 /** @description Every page, as in the JSON form */
                 allPages?: "true" | "false";
+                /** @description A published version for every row: its number or `latest` (resolved once). Default: the draft */
+                version?: "latest";
             };
             header?: never;
             path: {
@@ -4114,6 +4758,8 @@ export interface operations {
                     pageId?: string;
                     allPages?: boolean;
                     idempotencyKey?: string;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
                     /** @description Raster and video: 1-4, default 1 */
                     scale?: number;
                     /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
@@ -7090,7 +7736,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 workspaceId?: string;
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "embed.created" | "embed.updated" | "embed.deleted" | "url_secret.created" | "url_secret.updated" | "url_secret.rotated" | "url_secret.revoked" | "workspace.created" | "workspace.renamed" | "workspace.suspended" | "workspace.reinstated" | "credits.granted" | "credits.withdrawn" | "user.created" | "user.disabled" | "user.enabled" | "user.deleted" | "user.promoted" | "user.demoted" | "user.memberships_changed" | "user.password_reset_issued" | "user.password_reset" | "user.unlocked" | "signin.locked" | "setup_link.issued";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "embed.created" | "embed.updated" | "embed.deleted" | "url_secret.created" | "url_secret.updated" | "url_secret.rotated" | "url_secret.revoked" | "workspace.created" | "workspace.renamed" | "workspace.suspended" | "workspace.reinstated" | "credits.granted" | "credits.withdrawn" | "user.created" | "user.disabled" | "user.enabled" | "user.deleted" | "user.promoted" | "user.demoted" | "user.memberships_changed" | "user.password_reset_issued" | "user.password_reset" | "user.unlocked" | "signin.locked" | "setup_link.issued" | "template.published" | "template.rolled_back";
                 /** @description A person's user id (or an API key's id) */
                 userId?: string;
             };

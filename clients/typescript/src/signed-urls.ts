@@ -16,7 +16,7 @@ export interface SignRenderUrlInput {
   /** Template variables (modifications): name → value. */
   variables?: Record<string, string>;
   /** Render options, as in the render route (`fps`, `dither`: video; `timeMs`: png, jpeg, pdf). */
-  options?: Pick<RenderRequest, 'pageId' | 'scale' | 'quality' | 'fps' | 'dither' | 'timeMs'>;
+  options?: Pick<RenderRequest, 'pageId' | 'scale' | 'quality' | 'fps' | 'dither' | 'timeMs' | 'version'>;
   /** After it the URL answers 403 `URL_EXPIRED`; none: the URL does not expire. */
   expiresAt?: Date;
   /** A URL-signing secret of the template's workspace (`urlsec_…`). */
@@ -24,7 +24,7 @@ export interface SignRenderUrlInput {
 }
 
 /** Query names the service reads as options or the signature, so no variable may take them. */
-const RESERVED = new Set(['pageId', 'scale', 'quality', 'fps', 'dither', 'timeMs', 'exp', 'sig']);
+const RESERVED = new Set(['pageId', 'scale', 'quality', 'fps', 'dither', 'timeMs', 'version', 'exp', 'sig']);
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

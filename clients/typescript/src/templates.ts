@@ -1,4 +1,7 @@
-/** Templates of the key's workspace: list, read, create, save (with `If-Match`), rename, share, delete. */
+/**
+ * Templates of the key's workspace: list, read, create, save (with `If-Match`), rename, share, delete;
+ * and their versions: publish, list, read, roll back, diff (docs/versions.md).
+ */
 import type { components, paths } from './openapi.ts';
 import { everyItem, type Page } from './paging.ts';
 import { type ApiClient, call } from './transport.ts';
@@ -14,6 +17,13 @@ export type SaveTemplate = NonNullable<
 export type UpdateTemplate = NonNullable<
   paths['/v1/templates/{id}']['patch']['requestBody']
 >['content']['application/json'];
+
+export type TemplateVersion = components['schemas']['TemplateVersion'];
+export type TemplateVersionWithDocument = components['schemas']['TemplateVersionWithDocument'];
+export type TemplateDiff = components['schemas']['TemplateDiff'];
+/** A version number, `latest` (the last published), or, in a diff, `draft`. */
+export type VersionRef = number | 'latest';
+export type DiffSide = VersionRef | 'draft';
 
 export class Templates {
   constructor(private readonly api: ApiClient) {}
@@ -51,5 +61,56 @@ export class Templates {
 
   async delete(id: string): Promise<void> {
     await call(this.api.DELETE('/v1/templates/{id}', { params: { path: { id } } }));
+  }
+
+  /** Publishes the draft as the next version; an unchanged draft answers the existing one. */
+  publish(id: string, body: { note?: string } = {}): Promise<TemplateVersionWithDocument> {
+    return call(this.api.POST('/v1/templates/{id}/versions', { params: { path: { id } }, body }));
+  }
+
+  /** Published versions, newest first. */
+  versions(id: string, query: { limit?: number; cursor?: string } = {}): Promise<Page<TemplateVersion>> {
+    return call(this.api.GET('/v1/templates/{id}/versions', { params: { path: { id }, query } }));
+  }
+
+  version(id: string, version: VersionRef): Promise<TemplateVersionWithDocument> {
+    return call(
+      this.api.GET('/v1/templates/{id}/versions/{version}', {
+        params: { path: { id, version } },
+      }),
+    );
+  }
+
+  /** Makes the draft a copy of `version` (`revision` + 1); `ifMatch` as for save. */
+  rollback(
+    id: string,
+    version: VersionRef,
+    options: { ifMatch?: number } = {},
+  ): Promise<TemplateWithDocument> {
+    const header = options.ifMatch === undefined ? {} : { 'if-match': `"${options.ifMatch}"` };
+    return call(
+      this.api.POST('/v1/templates/{id}/versions/{version}/rollback', {
+        params: { path: { id, version }, header },
+      }),
+    );
+  }
+
+  /** What changed, element by element (default: from `latest` to `draft`). */
+  diff(id: string, query: { from?: DiffSide; to?: DiffSide } = {}): Promise<TemplateDiff> {
+    return call(this.api.GET('/v1/templates/{id}/diff', { params: { path: { id }, query } }));
+  }
+
+  /** A PNG of one page with its changed pixels in magenta over the newer side, faded. */
+  async diffImage(
+    id: string,
+    query: { from?: DiffSide; to?: DiffSide; pageId?: string } = {},
+  ): Promise<Uint8Array> {
+    const bytes = await call(
+      this.api.GET('/v1/templates/{id}/diff.png', {
+        params: { path: { id }, query },
+        parseAs: 'arrayBuffer',
+      }),
+    );
+    return new Uint8Array(bytes as ArrayBuffer);
   }
 }

@@ -3,8 +3,8 @@
  * (matched by id), and the conflicts it would refuse. Reads only; exits 0 whatever it finds.
  */
 import type { Platen } from '@platen/client';
+import { describeChange } from '../../design/document-diff.ts';
 import { type Output, plural } from '../output.ts';
-import { describeChange } from './document-diff.ts';
 import {
   ASSETS_FOLDER,
   assertFolder,

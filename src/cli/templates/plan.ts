@@ -5,8 +5,8 @@
  * `push` carries it out, so the two cannot disagree. Pure: no I/O.
  */
 import type { Asset, TemplateWithDocument } from '@platen/client';
+import { type Change, diffDocuments } from '../../design/document-diff.ts';
 import { parseDesignDocument } from '../../design/index.ts';
-import { type Change, diffDocuments } from './document-diff.ts';
 import type { LocalAsset, TemplateFile } from './files.ts';
 import { fontFamiliesUsed, referencedAssetIds } from './references.ts';
 

@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   'user.unlocked',
   'signin.locked',
   'setup_link.issued',
+  'template.published',
+  'template.rolled_back',
 ] as const satisfies readonly AuditAction[];
 type Missing = Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]>;
 const everyAction: [Missing] extends [never] ? true : Missing = true;

@@ -1,5 +1,5 @@
 /**
- * What changed between two design documents, as lines a person reads in a terminal. Items of an
+ * What changed between two design documents, as data (the versions API, docs/versions.md) and as lines a person reads in a terminal (the templates CLI). Items of an
  * array whose entries all carry a unique `id` (pages, elements) are matched by that id, so a moved
  * element is one reorder rather than twenty changed properties; objects are compared key by key;
  * any other array is one value. Pure: the inputs are plain JSON, nothing is read or written.
