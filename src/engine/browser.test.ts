@@ -180,6 +180,7 @@ describe('browser entry point', () => {
         await browser.close();
       }
     },
+    120_000,
   );
 
   it.skipIf(!existsSync(CHROMIUM))(
@@ -283,5 +284,7 @@ describe('browser entry point', () => {
         await browser.close();
       }
     },
+    // Chromium's start, the bundle and two renders: 8 s alone, past 30 s on a loaded CI machine.
+    120_000,
   );
 });
