@@ -3,7 +3,7 @@
  * validation, revisions) and the machine API's routes as a feature plugin.
  */
 import type { Feature } from '../http/context.ts';
-import { templateRoutes, templatesTag } from './routes.ts';
+import { ifMatchHeaders, templateRoutes, templatesTag } from './routes.ts';
 import type { TemplateService } from './service.ts';
 
 export { accessOf, type TemplateAccess } from './access.ts';
@@ -20,7 +20,7 @@ export {
   type VersionPin,
   validateDocument,
 } from './service.ts';
-export { templatesTag };
+export { ifMatchHeaders, templatesTag };
 
 export function templatesFeature(templates: TemplateService): Feature {
   return { name: 'templates', openApiTag: templatesTag, routes: templateRoutes(templates) };

@@ -25,7 +25,8 @@ export const templatesTag: OpenApiTag = {
     'carry `ETag: "<revision>"`; send it back as `If-Match` when saving.',
 };
 const tag = templatesTag;
-const ifMatchHeaders = z
+/** `If-Match` on the routes that write the draft (a save, a rollback: src/versions). */
+export const ifMatchHeaders = z
   .object({
     'if-match': z
       .string()

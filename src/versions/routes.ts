@@ -4,12 +4,11 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requirePrincipal } from '../auth/index.ts';
 import { operation } from '../http/openapi.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
 import { perCallerRateLimit } from '../renders/index.ts';
-import { etagOf, templatesTag as tag } from '../templates/index.ts';
+import { etagOf, ifMatchHeaders, templatesTag as tag } from '../templates/index.ts';
 import { templateIdParams, templateWithDocumentSchema } from '../templates/schemas.ts';
 import {
   diffImageQuery,
@@ -22,15 +21,6 @@ import {
   versionParams,
 } from './schemas.ts';
 import type { TemplateVersionService } from './service.ts';
-
-const ifMatchHeaders = z
-  .object({
-    'if-match': z
-      .string()
-      .optional()
-      .describe('The revision the draft was read at, e.g. `"3"`: the rollback answers 412 if it moved on'),
-  })
-  .passthrough();
 
 /** `limiter`: the render rate limit, which the diff picture (two small renders) counts against. */
 export function versionRoutes(versions: TemplateVersionService, limiter: RateLimiter | null) {

@@ -15,7 +15,7 @@ import type { DesignDocument } from '../design/index.ts';
 import type { RenderedFile, RenderJob } from '../engine/index.ts';
 import type { JobInputLoader } from '../renders/job-inputs.ts';
 import type { Store } from '../store/index.ts';
-import type { ResultPage } from '../store/paging.ts';
+import { decodeCursor, type ResultPage } from '../store/paging.ts';
 import type { TemplateVersionRecord, TemplateVersionWithDocument } from '../store/template-versions.ts';
 import type { TemplateService, TemplateView, VersionPin } from '../templates/index.ts';
 import { visualDiff } from './visual-diff.ts';
@@ -88,6 +88,11 @@ export class TemplateVersionService {
     page: { limit: number; cursor?: string },
   ): Promise<ResultPage<TemplateVersionRecord>> {
     await this.deps.templates.renderMeta(principal, templateId);
+    const position = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    if (position === null || (position && !/^[1-9]\d{0,6}$/.test(position.id)))
+      throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.', [
+        { path: 'cursor', message: 'Invalid cursor' },
+      ]);
     return this.deps.store.templateVersions.list(templateId, page);
   }
 

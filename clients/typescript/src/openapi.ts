@@ -2265,7 +2265,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The revision the draft was read at, e.g. `"3"`: the rollback answers 412 if it moved on */
+                /** @description The revision the draft was read at, e.g. `"3"`; an older one answers 412 */
                 "if-match"?: string;
             };
             path: {
