@@ -208,6 +208,7 @@ async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void
   }
 }
 
-function isSchemaGone(error: unknown): boolean {
+/** Kysely's migration check failed because a schema (anyone's) was dropped while it read the catalog. */
+export function isSchemaGone(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === '3F000';
 }
