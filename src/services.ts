@@ -182,9 +182,11 @@ export async function createServices(
   const renderUrls = new RenderUrlService({
     store,
     renders,
+    templates,
     files,
     audit: trail,
     graceSeconds: config.PLATEN_URL_SECRET_GRACE_SECONDS,
+    baseUrl: config.baseUrl,
   });
   // Never charged; one at a time, and none started while paid renders wait for a process.
   const thumbnails = new ThumbnailService({

@@ -80,9 +80,11 @@ describe('the MCP server through the SDK client', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         'create_template',
+        'estimate_credits',
         'get_batch',
         'get_render',
         'get_template',
+        'get_template_variables',
         'get_workspace',
         'list_assets',
         'list_templates',
@@ -90,6 +92,7 @@ describe('the MCP server through the SDK client', () => {
         'publish_template',
         'render_batch',
         'render_template',
+        'sign_render_url',
         'update_template',
       ].sort(),
     );
@@ -228,6 +231,55 @@ describe('the MCP server through the SDK client', () => {
     expect(JSON.stringify(textOf(missing))).toContain('NOT_FOUND');
   });
 
+  it('tells an agent what a template takes, what renders would cost, and signs a URL to hand on', async () => {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+    const variables = textOf(await call('get_template_variables', { templateId }));
+    const name = variables.variables.find((v: { name: string }) => v.name === 'name');
+    expect(name).toMatchObject({
+      kind: 'text',
+      targets: [{ elementId: 't1', box: { width: 320, height: 100 } }],
+    });
+    expect(variables.variables.map((v: { name: string }) => v.name)).toContain('card.visible');
+
+    const balance = textOf(await call('get_workspace', {})).creditBalance;
+    const estimate = textOf(
+      await call('estimate_credits', {
+        templateId,
+        format: 'png',
+        rows: [{ name: 'Ann' }, { name: 'Bob' }, { name: 'Ann' }],
+      }),
+    );
+    expect(estimate).toEqual({
+      renders: 3,
+      files: 3,
+      credits: 2,
+      identical: 1,
+      balance,
+      enough: balance >= 2,
+    });
+    // Estimating is free.
+    expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
+    const both = await call('estimate_credits', { templateId, rows: [{}], modifications: {} });
+    expect([both.isError, textOf(both).error.code]).toEqual([true, 'VALIDATION_FAILED']);
+
+    const unsigned = await call('sign_render_url', { templateId, format: 'png' });
+    expect([unsigned.isError, textOf(unsigned).error.code]).toEqual([true, 'CONFLICT']);
+    await admin(server.base, 'POST', `/workspaces/${workspace.workspaceId}/url-signing-secrets`, {});
+    const signed = textOf(
+      await call('sign_render_url', {
+        templateId,
+        format: 'png',
+        modifications: { name: 'Link' },
+        expiresInSeconds: 600,
+      }),
+    );
+    expect(signed.url).toMatch(new RegExp(`^${server.base}/v1/templates/${templateId}/image\\.png\\?`));
+    expect(new URL(signed.url).searchParams.get('name')).toBe('Link');
+    const fetched = await fetch(signed.url);
+    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'image/png']);
+  });
+
   it('refreshes an expired access token with its refresh token, without a new sign-in', async () => {
     const before = provider.tokens();
     if (!before?.refresh_token) throw new Error('no refresh token was issued');
@@ -277,6 +329,30 @@ describe('the MCP endpoint for hand-made requests', () => {
     expect(challenge).toContain('scope="render:write"');
     const get = await rawMcp(server.base, token, null, 'GET');
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('lists only the tools the token may call', async () => {
+    const token = await accessTokenFor(server.base, person, 'template:read');
+    const res = await rawMcp(server.base, token, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const names = (res.json as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+      (t) => t.name,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_templates',
+        'get_template_variables',
+        'estimate_credits',
+        'get_workspace',
+      ]),
+    );
+    for (const hidden of [
+      'render_template',
+      'render_batch',
+      'sign_render_url',
+      'create_template',
+      'list_assets',
+    ])
+      expect(names).not.toContain(hidden);
   });
 
   it('refuses every call once the workspace is suspended, and serves it again after', async () => {

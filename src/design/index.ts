@@ -155,3 +155,9 @@ export {
   resolveLimits,
   textLength,
 } from './validate.ts';
+export {
+  type TemplateVariable,
+  templateVariables,
+  type VariableKind,
+  type VariableTarget,
+} from './variables.ts';

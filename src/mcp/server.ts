@@ -44,10 +44,13 @@ export function buildMcpServer(principal: Principal, services: ToolServices, log
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
-      'Platen renders design templates to PNG, JPEG or PDF, and animated ones to MP4, WebM or GIF. List or create templates, then render_template with `modifications` to fill in variables. Each rendered file costs one credit; get_workspace shows the balance.',
+      'Platen renders design templates to PNG, JPEG or PDF, and animated ones to MP4, WebM or GIF. List or create templates, read what a template takes with get_template_variables, then render_template with `modifications` to fill in variables. Credits: each rendered file costs one credit (PNG or JPEG with `allPages`: one per page; a PDF or a video: one); a render identical to an earlier one is free, and a failed render is refunded. Reading, estimating (estimate_credits), signing URLs and publishing are free. get_workspace shows the balance.',
   });
+  // Only what the token may call: an agent is not offered tools it would be refused (a client that
+  // wants more asks for the scope; a call of a hidden tool still answers 403 naming it).
+  const allowed = TOOLS.filter((tool) => tool.scope === null || principal.scopes.has(tool.scope));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((tool) => ({
+    tools: allowed.map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description + (tool.scope ? ` Needs the scope ${tool.scope}.` : ''),

@@ -6,6 +6,7 @@ import type { BatchService } from '../batches/index.ts';
 import { AppError } from '../core/errors.ts';
 import type { FileStore } from '../files/index.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
+import type { RenderUrlService } from '../render-urls/index.ts';
 import type { BackgroundRenders, RenderService } from '../renders/index.ts';
 import type { TemplateService } from '../templates/index.ts';
 import type { TemplateVersionService } from '../versions/index.ts';
@@ -16,6 +17,7 @@ export interface ToolServices {
   templateVersions: TemplateVersionService;
   assets: AssetService;
   renders: RenderService;
+  renderUrls: RenderUrlService;
   background: BackgroundRenders;
   batches: BatchService;
   workspaces: WorkspaceService;

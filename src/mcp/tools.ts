@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { createTemplateBody } from '../templates/schemas.ts';
+import { AGENT_TOOLS } from './agent-tools.ts';
 import { designDocumentToolSchema } from './document-schema.ts';
 import { RENDER_TOOLS } from './render-tools.ts';
 import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
@@ -101,6 +102,7 @@ export const TOOLS: ToolDefinition[] = [
     },
   },
   ...RENDER_TOOLS,
+  ...AGENT_TOOLS,
   ...VERSION_TOOLS,
   {
     name: 'list_assets',

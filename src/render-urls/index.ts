@@ -5,13 +5,27 @@
  */
 import type { Feature } from '../http/context.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
-import { renderUrlRoutes, renderUrlsTag, urlSecretRoutes, urlSecretsTag } from './routes.ts';
+import {
+  renderUrlRoutes,
+  renderUrlsTag,
+  urlSecretRoutes,
+  urlSecretsTag,
+  urlSigningRoutes,
+} from './routes.ts';
 import type { RenderUrlService } from './service.ts';
 
+export { signRequestSchema } from './routes.ts';
 export { RESERVED_PARAMETERS, RenderUrlService } from './service.ts';
 
 export function renderUrlsFeature(service: RenderUrlService, limiter: RateLimiter | null): Feature {
-  return { name: 'render-urls', openApiTag: renderUrlsTag, routes: renderUrlRoutes(service, limiter) };
+  const routes = [renderUrlRoutes(service, limiter), urlSigningRoutes(service)];
+  return {
+    name: 'render-urls',
+    openApiTag: renderUrlsTag,
+    routes: async (app) => {
+      for (const register of routes) await register(app);
+    },
+  };
 }
 
 export function urlSecretsFeature(service: RenderUrlService): Feature {

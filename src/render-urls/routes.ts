@@ -13,6 +13,7 @@ import {
   perCallerRateLimit,
   RENDER_FORMATS,
   RENDER_MIME_TYPES,
+  renderRequestSchema,
 } from '../renders/index.ts';
 import type { RenderUrlService } from './service.ts';
 
@@ -54,6 +55,42 @@ const imageQuery = z
       .describe('A published version to render: its number, or `latest`. Default: the draft'),
   })
   .catchall(z.string().max(10_000).describe('Any other name: a template variable and its value'));
+
+/** `POST /v1/templates/:id/signed-url` and the `sign_render_url` MCP tool. */
+export const signRequestSchema = renderRequestSchema
+  .pick({
+    format: true,
+    modifications: true,
+    pageId: true,
+    version: true,
+    scale: true,
+    quality: true,
+    fps: true,
+    dither: true,
+    timeMs: true,
+  })
+  .extend({
+    expiresInSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(366 * 86_400)
+      .optional()
+      .describe(
+        'Adds `exp`: the URL answers 403 URL_EXPIRED after that many seconds. Absent: it never expires',
+      ),
+  })
+  .strict();
+
+export const signedRenderUrlSchema = z
+  .object({
+    url: z
+      .string()
+      .describe('The signed GET URL: its first render costs one credit, the same URL again is free'),
+    secretId: z.string().describe('The URL-signing secret it is signed with (revoking it ends the URL)'),
+    expiresAt: z.string().nullable(),
+  })
+  .meta({ id: 'SignedRenderUrl' });
 
 const secretFields = {
   id: z.string(),
@@ -129,6 +166,33 @@ export function renderUrlRoutes(service: RenderUrlService, limiter: RateLimiter 
         },
       );
     }
+  };
+}
+
+/** Signing a URL with an API key: the workspace's newest secret signs it, audited. */
+export function urlSigningRoutes(service: RenderUrlService) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/v1/templates/:id/signed-url',
+      {
+        config: { auth: 'apiKey', scope: 'render:write' },
+        schema: operation({
+          id: 'signRenderUrl',
+          summary: 'Sign a render URL for a template',
+          description:
+            "Signs a GET URL with the workspace's newest URL-signing secret: the modifications become " +
+            'its query, the options their reserved names. Anyone holding the URL renders it, so it ' +
+            'needs `render:write` and is audited. 409 when the workspace has no URL-signing secret.',
+          tag: renderUrlsTag,
+          params: idParams,
+          body: signRequestSchema,
+          response: { 200: signedRenderUrlSchema },
+          errors: [400, 403, 404, 409, 413, 415],
+        }),
+      },
+      async (request) => service.sign(requirePrincipal(request.principal), request.params.id, request.body),
+    );
   };
 }
 

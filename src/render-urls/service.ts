@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AuditTrail } from '../audit/trail.ts';
-import { assertManages, manages, type Principal } from '../auth/index.ts';
+import { assertManages, manages, type Principal, signUrl } from '../auth/index.ts';
 import { AppError, validationFailed } from '../core/errors.ts';
 import { fromZodIssues } from '../design/index.ts';
 import type { FileStore } from '../files/index.ts';
@@ -21,6 +21,7 @@ import {
 } from '../renders/index.ts';
 import type { Store } from '../store/index.ts';
 import type { UrlSecretRecord, UrlSecretWithKey } from '../store/url-secrets.ts';
+import type { TemplateService } from '../templates/index.ts';
 
 /**
  * Query parameters that are render options or the signature's own, never template variables. The
@@ -61,14 +62,36 @@ const view = ({ secret: _secret, ...record }: UrlSecretWithKey): UrlSecretRecord
 const noWorkspace = () => new AppError('NOT_FOUND', 'No such workspace.');
 const noSecret = () => new AppError('NOT_FOUND', 'No such URL-signing secret.');
 
+export interface SignInput {
+  format: ImageFormat;
+  modifications?: Record<string, string>;
+  pageId?: string;
+  scale?: number;
+  quality?: number;
+  fps?: number;
+  dither?: boolean;
+  timeMs?: number;
+  version?: number | 'latest';
+  /** Adds `exp`: the URL answers 403 after that many seconds. Absent: it never expires. */
+  expiresInSeconds?: number;
+}
+
+export interface SignedRenderUrl {
+  url: string;
+  secretId: string;
+  expiresAt: string | null;
+}
+
 export class RenderUrlService {
   constructor(
     private readonly deps: {
       store: Store;
       renders: RenderService;
+      templates: TemplateService;
       files: FileStore;
       audit: AuditTrail;
       graceSeconds: number;
+      baseUrl: string;
     },
   ) {}
 
@@ -145,6 +168,59 @@ export class RenderUrlService {
     const found = await this.deps.store.urlSecrets.get(id);
     if (!found || !manages(principal, found.workspaceId)) throw noSecret();
     return view(found);
+  }
+
+  /**
+   * A signed render URL for a template of the principal's workspace, signed with the workspace's
+   * newest URL-signing secret (docs/api.md#signed-render-urls). The URL is a capability to spend
+   * credits without a key, so signing needs `render:write` (the caller's route or tool checks it),
+   * refuses a variable named like a render option, and is audited. 409 when the workspace has no
+   * secret: an operator creates one.
+   */
+  async sign(principal: Principal, templateId: string, input: SignInput): Promise<SignedRenderUrl> {
+    const reserved = Object.keys(input.modifications ?? {}).filter((name) =>
+      (RESERVED_PARAMETERS as readonly string[]).includes(name),
+    );
+    if (reserved.length > 0)
+      throw validationFailed(
+        reserved.map((name) => ({
+          path: `modifications.${name}`,
+          message: 'is a render option in a signed URL; rename the variable',
+        })),
+      );
+    // The template must be the principal's to render, and a pinned version must exist.
+    await this.deps.templates.renderMeta(principal, templateId, input.version);
+    const secrets = await this.deps.store.urlSecrets.list(principal.workspaceId);
+    const secret = secrets.at(-1);
+    if (!secret)
+      throw new AppError(
+        'CONFLICT',
+        'This workspace has no URL-signing secret; an operator creates one (POST /admin/v1/workspaces/:id/url-signing-secrets).',
+      );
+    const params: Record<string, string> = { ...input.modifications };
+    for (const name of ['pageId', 'scale', 'quality', 'fps', 'dither', 'timeMs', 'version'] as const) {
+      const value = input[name];
+      if (value !== undefined) params[name] = String(value);
+    }
+    const expiresAt =
+      input.expiresInSeconds === undefined ? null : Math.floor(Date.now() / 1000) + input.expiresInSeconds;
+    if (expiresAt !== null) params.exp = String(expiresAt);
+    const url = signUrl(
+      this.deps.baseUrl,
+      `/v1/templates/${encodeURIComponent(templateId)}/image.${input.format}`,
+      params,
+      secret.secret,
+    );
+    await this.deps.audit.record(principal, 'render_url.signed', {
+      workspaceId: principal.workspaceId,
+      target: templateId,
+      details: { secretId: secret.id, format: input.format, expiresAt, version: input.version ?? null },
+    });
+    return {
+      url,
+      secretId: secret.id,
+      expiresAt: expiresAt === null ? null : new Date(expiresAt * 1000).toISOString(),
+    };
   }
 
   /** Renders (or replays) what a signed URL names, and answers its file or 304. */

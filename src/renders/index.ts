@@ -22,7 +22,9 @@ export { RenderQueueWorker } from './queue-worker.ts';
 export { atBase, fileKeyOf } from './results.ts';
 export { acceptEmptyRenderBody, perCallerRateLimit, rateLimitKeyOf } from './routes.ts';
 export {
+  estimateRequestSchema,
   isVideoRenderFormat,
+  MAX_ESTIMATE_ROWS,
   RENDER_FORMATS,
   type RenderFormat,
   type RenderJobView,
@@ -39,7 +41,13 @@ export {
   type VideoRenderFormat,
   versionPinSchema,
 } from './schemas.ts';
-export { EXTENSIONS, RENDER_MIME_TYPES, type RenderQuota, RenderService } from './service.ts';
+export {
+  type CreditEstimate,
+  EXTENSIONS,
+  RENDER_MIME_TYPES,
+  type RenderQuota,
+  RenderService,
+} from './service.ts';
 
 export function rendersFeature(
   renders: RenderService,

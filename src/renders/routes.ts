@@ -7,7 +7,14 @@ import { AppError } from '../core/errors.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';
 import type { BackgroundRenders } from './background.ts';
-import { renderJobSchema, renderRequestSchema, renderResponseSchema, renderResultSchema } from './schemas.ts';
+import {
+  creditEstimateSchema,
+  estimateRequestSchema,
+  renderJobSchema,
+  renderRequestSchema,
+  renderResponseSchema,
+  renderResultSchema,
+} from './schemas.ts';
 import type { RenderService } from './service.ts';
 
 export const rendersTag: OpenApiTag = {
@@ -106,6 +113,39 @@ export function renderRoutes(
         const principal = requirePrincipal(request.principal);
         if (!request.body.async) return service.render(principal, request.params.id, request.body);
         return reply.status(202).send(await background.accept(principal, request.params.id, request.body));
+      },
+    );
+
+    app.post(
+      '/v1/templates/:id/estimate',
+      {
+        config: { auth: 'apiKey', scope: 'template:read' },
+        preValidation: async (request) => {
+          request.body ??= { format: 'png' };
+        },
+        schema: operation({
+          id: 'estimateCredits',
+          summary: 'Estimate the credits of a render or of rows of renders, charging nothing',
+          description:
+            'Takes what the render route takes (without `async`), or `rows` of modifications as a ' +
+            'batch does, and answers the files and credits they would take now: an identical render ' +
+            'already done, or an identical earlier row, is free. With the balance and whether it pays.',
+          tag,
+          params: idParams,
+          body: estimateRequestSchema,
+          bodyRequired: false,
+          response: { 200: creditEstimateSchema },
+          errors: [400, 403, 404, 413, 415],
+        }),
+      },
+      async (request) => {
+        const { rows, modifications, ...rest } = request.body;
+        return service.estimate(
+          requirePrincipal(request.principal),
+          request.params.id,
+          rest,
+          rows ?? [modifications ?? {}],
+        );
       },
     );
 

@@ -231,3 +231,37 @@ export const renderJobSchema = z
   });
 
 export type RenderJobView = z.infer<typeof renderJobSchema>;
+
+/** Rows an estimate may ask about at once: as many as a batch holds. */
+export const MAX_ESTIMATE_ROWS = 1000;
+
+/** `POST /v1/templates/:id/estimate`: a render request (or many rows of one), charging nothing. */
+export const estimateRequestSchema = renderRequestSchema
+  .omit({ async: true })
+  .extend({
+    rows: z
+      .array(modificationsSchema)
+      .min(1)
+      .max(MAX_ESTIMATE_ROWS)
+      .optional()
+      .describe('One object of modifications per render, as a batch takes them; instead of `modifications`'),
+  })
+  .strict()
+  .refine((body) => body.rows === undefined || body.modifications === undefined, {
+    error: 'give `rows` or `modifications`, not both',
+    path: ['rows'],
+  });
+
+export const creditEstimateSchema = z
+  .object({
+    renders: z.number().int(),
+    files: z.number().int().describe('Files the renders make: one per page in PNG or JPEG with `allPages`'),
+    credits: z.number().int().describe('Credits they would take now; identical renders are free'),
+    identical: z
+      .number()
+      .int()
+      .describe('Renders that would be free: identical to one done or to an earlier row'),
+    balance: z.number().int(),
+    enough: z.boolean().describe('Whether the balance pays `credits`'),
+  })
+  .meta({ id: 'CreditEstimate' });

@@ -96,6 +96,18 @@ export interface RenderOutcomeSink {
   failed(trx: Transaction<Database>, error: { code: string; details: unknown }): Promise<void>;
 }
 
+/** What `estimate` answers: files and credits of the renders asked about, and the balance. */
+export interface CreditEstimate {
+  renders: number;
+  files: number;
+  /** Credits the renders would take now; identical ones are free. */
+  credits: number;
+  /** Renders that would be free: identical to one done, or to an earlier row. */
+  identical: number;
+  balance: number;
+  enough: boolean;
+}
+
 /** An allowance beside credits (a signed URL's render cap): reserve throws when none is left. */
 export interface RenderQuota {
   reserve(): Promise<void>;
@@ -209,6 +221,38 @@ export class RenderService {
       kind: 'plan',
       plan: await this.plan(principal.workspaceId, meta, selection, request, assetScope, visible),
     };
+  }
+
+  /**
+   * What renders would cost, charging nothing (docs/api.md#estimating-credits): one render per row
+   * of modifications (a single render is one row), each the files its format and pages make, free
+   * when an identical render is already done or an earlier row is identical. The template (and a
+   * pinned version) is read once; the caller bounds the rows (MAX_ROWS).
+   */
+  async estimate(
+    principal: Principal,
+    templateId: string,
+    request: RenderRequest,
+    rows: Array<Record<string, string>>,
+  ): Promise<CreditEstimate> {
+    const meta = await this.deps.templates.renderMeta(principal, templateId, request.version);
+    const assetScope = assetScopeOf(tenancyOf(principal));
+    const seen = new Set<string>();
+    let files = 0;
+    let credits = 0;
+    let identical = 0;
+    for (const modifications of rows) {
+      const selection = select(meta, { ...request, modifications }, assetScope);
+      files += selection.fileCount;
+      const free =
+        seen.has(selection.identity) ||
+        (await this.deps.credits.findIdentical(principal.workspaceId, selection.identity)) !== null;
+      seen.add(selection.identity);
+      if (free) identical += 1;
+      else credits += selection.fileCount;
+    }
+    const balance = await this.deps.credits.balance(principal.workspaceId);
+    return { renders: rows.length, files, credits, identical, balance, enough: balance >= credits };
   }
 
   /** The free answer of an identical earlier render, as the render route gives it. */

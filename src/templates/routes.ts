@@ -14,7 +14,9 @@ import {
   saveTemplateBody,
   templateIdParams,
   templateListSchema,
+  templateVariablesSchema,
   templateWithDocumentSchema,
+  variablesQuery,
 } from './schemas.ts';
 import { etagOf, type TemplateService } from './service.ts';
 
@@ -97,6 +99,28 @@ export function templateRoutes(templates: TemplateService) {
         reply.header('etag', etagOf(template.revision));
         return template;
       },
+    );
+
+    app.get(
+      '/v1/templates/:id/variables',
+      {
+        config: { auth: 'apiKey', scope: 'template:read' },
+        schema: operation({
+          id: 'getTemplateVariables',
+          summary: 'List the variables a template takes',
+          description:
+            'Every `modifications` key the draft (or `version`) acts on: placeholders, named elements, ' +
+            '`<name>.visible` and `<name>.color`, with its kind, its default and the boxes it fills ' +
+            '(size, font size and auto-fit limits for text). See docs/variables.md.',
+          tag,
+          params: templateIdParams,
+          querystring: variablesQuery,
+          response: { 200: templateVariablesSchema },
+          errors: [400, 403, 404],
+        }),
+      },
+      async (request) =>
+        templates.variables(requirePrincipal(request.principal), request.params.id, request.query.version),
     );
 
     app.put(

@@ -120,3 +120,45 @@ export const templateListSchema = z.object({
 });
 
 export type CreateTemplateBody = z.infer<typeof createTemplateBody>;
+
+const variableTargetSchema = z.object({
+  pageId: z.string(),
+  elementId: z.string(),
+  elementType: z.string(),
+  property: z.string().describe('What the value sets: `text`, `src`, `fill`, `value`, `visible` or `color`'),
+  box: z.object({ width: z.number(), height: z.number() }).describe('The element box in design units'),
+  text: z
+    .object({
+      fontFamily: z.string(),
+      fontSize: z.number(),
+      autoFit: z.enum(['none', 'shrink']),
+      minFontSize: z.number().describe('How far `autoFit: shrink` may shrink the text'),
+      maxLines: z.number().int().nullable(),
+    })
+    .optional()
+    .describe('For text: the size it is drawn at and its auto-fit limits'),
+});
+
+export const templateVariablesSchema = z
+  .object({
+    templateId: z.string(),
+    version: z.number().int().nullable().describe('The published version read; null: the draft'),
+    variables: z.array(
+      z.object({
+        name: z.string().describe('The `modifications` key'),
+        kind: z.enum(['text', 'image', 'color', 'visibility']),
+        default: z.string().nullable().describe('What renders when the key is not given'),
+        targets: z.array(variableTargetSchema),
+      }),
+    ),
+  })
+  .meta({ id: 'TemplateVariables' });
+
+export const variablesQuery = z
+  .object({
+    version: z
+      .union([z.literal('latest'), z.coerce.number().int().min(1).max(1_000_000)])
+      .optional()
+      .describe('A published version (its number, or `latest`) instead of the draft'),
+  })
+  .strict();

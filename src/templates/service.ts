@@ -10,7 +10,13 @@ import type { Actor, Principal } from '../auth/index.ts';
 import { assertSameWorkspace } from '../auth/index.ts';
 import { AppError, type ValidationIssue } from '../core/errors.ts';
 import { isIdOf } from '../core/ids.ts';
-import { createBlankDocument, type DesignDocument, parseDesignDocument } from '../design/index.ts';
+import {
+  createBlankDocument,
+  type DesignDocument,
+  parseDesignDocument,
+  type TemplateVariable,
+  templateVariables,
+} from '../design/index.ts';
 import type { Store } from '../store/index.ts';
 import { decodeCursor } from '../store/paging.ts';
 import type { Database } from '../store/schema.ts';
@@ -200,6 +206,20 @@ export class TemplateService {
     if (!facts) throw noVersion(number);
     const { documentHash, pageIds, activePageId } = facts;
     return { ...meta, documentHash, pageIds, activePageId, version: number };
+  }
+
+  /**
+   * The modification keys the draft (or a pinned version) takes, with kinds, defaults and the boxes
+   * they fill (src/design/variables.ts), under the same checks as `get`.
+   */
+  async variables(
+    principal: Principal,
+    id: string,
+    version?: VersionPin,
+  ): Promise<{ templateId: string; version: number | null; variables: TemplateVariable[] }> {
+    const meta = await this.renderMeta(principal, id, version);
+    const { document } = await this.draftOf(meta);
+    return { templateId: id, version: meta.version ?? null, variables: templateVariables(document) };
   }
 
   /** The number a pin names: itself, or the last published (404 when none is). */

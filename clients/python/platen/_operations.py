@@ -24,6 +24,7 @@ OPERATIONS: Dict[str, str] = {
     "rollbackTemplate": "templates.rollback",
     "diffTemplate": "templates.diff",
     "diffTemplateImage": "templates.diff_image",
+    "getTemplateVariables": "templates.variables",
     # Assets
     "listAssets": "assets.list",
     "uploadAsset": "assets.upload",
@@ -34,6 +35,8 @@ OPERATIONS: Dict[str, str] = {
     "getRender": "renders.get",
     "listRenders": "renders.list",
     "getUsage": "usage",
+    "estimateCredits": "renders.estimate",
+    "signRenderUrl": "renders.signed_url",
     # Batches
     "createBatch": "batches.create",
     "createBatchFromCsv": "batches.create_from_csv",

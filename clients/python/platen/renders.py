@@ -8,7 +8,7 @@ carrying the failure's code, as the render route would have raised it.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Union, cast
 
 from ._transport import Transport, segment
 from ._util import compact, iterate_pages, poll
@@ -78,6 +78,48 @@ def outcome(state: Mapping[str, Any]) -> Optional[RenderOutput]:
 class Renders:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
+
+    def estimate(
+        self,
+        template_id: str,
+        format: str = "png",
+        modifications: Optional[Mapping[str, str]] = None,
+        rows: Optional[Sequence[Mapping[str, str]]] = None,
+        page_id: Optional[str] = None,
+        all_pages: Optional[bool] = None,
+        version: Union[int, str, None] = None,
+    ) -> Dict[str, Any]:
+        """What a render, or `rows` of renders as a batch takes them, would cost now, charging nothing.
+
+        Answers `{renders, files, credits, identical, balance, enough}`: identical renders are free.
+        """
+        body = render_body(format, modifications, page_id, all_pages, None, None, None, version=version)
+        if rows is not None:
+            body["rows"] = [dict(row) for row in rows]
+        path = f"/v1/templates/{segment(template_id)}/estimate"
+        return cast(Dict[str, Any], self._transport.call("POST", path, json_body=body))
+
+    def signed_url(
+        self,
+        template_id: str,
+        format: str = "png",
+        modifications: Optional[Mapping[str, str]] = None,
+        expires_in_seconds: Optional[int] = None,
+        page_id: Optional[str] = None,
+        scale: Optional[float] = None,
+        quality: Optional[int] = None,
+        version: Union[int, str, None] = None,
+    ) -> Dict[str, Any]:
+        """A render URL signed by the service with the workspace's newest URL-signing secret.
+
+        Needs `render:write` and is audited; `{url, secretId, expiresAt}`. To sign with the secret in
+        your own backend, use `sign_render_url`.
+        """
+        body = render_body(format, modifications, page_id, None, None, scale, quality, version=version)
+        if expires_in_seconds is not None:
+            body["expiresInSeconds"] = expires_in_seconds
+        path = f"/v1/templates/{segment(template_id)}/signed-url"
+        return cast(Dict[str, Any], self._transport.call("POST", path, json_body=body))
 
     def get(self, render_id: str) -> Dict[str, Any]:
         """A render's result as first returned (`credits.charged` 0), or a background render's state."""

@@ -128,6 +128,12 @@ class Templates:
         query = compact(**{"from": None if from_ is None else str(from_), "to": None if to is None else str(to)})
         return cast(TemplateDiff, self._transport.call("GET", path, query=query))
 
+    def variables(self, template_id: str, version: Optional[VersionRef] = None) -> Dict[str, Any]:
+        """Every `modifications` key the draft (or `version`) takes: kind, default and the boxes it fills."""
+        path = f"/v1/templates/{segment(template_id)}/variables"
+        query = compact(version=None if version is None else str(version))
+        return cast(Dict[str, Any], self._transport.call("GET", path, query=query))
+
     def diff_image(
         self,
         template_id: str,

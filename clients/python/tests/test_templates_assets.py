@@ -132,3 +132,13 @@ class VersionsTest(unittest.TestCase):
         self.assertEqual(stale.exception.code, "PRECONDITION_FAILED")
         rolled = self.platen.templates.rollback(template["id"], 1, if_match=saved["revision"])
         self.assertEqual((rolled["revision"], rolled["document"]), (saved["revision"] + 1, first["document"]))
+
+    def test_variables_estimate_and_a_service_signed_url(self) -> None:
+        template = self.platen.templates.create(name="planning", document=simple_document())
+        names = {v["name"]: v["kind"] for v in self.platen.templates.variables(template["id"])["variables"]}
+        self.assertEqual((names["name"], names["card"], names["card.visible"]), ("text", "color", "visibility"))
+        estimate = self.platen.renders.estimate(template["id"], rows=[{"name": "a"}, {"name": "a"}, {"name": "b"}])
+        self.assertEqual((estimate["files"], estimate["credits"], estimate["identical"]), (3, 2, 1))
+        with self.assertRaises(PlatenError) as none:
+            self.platen.renders.signed_url(template["id"])
+        self.assertEqual((none.exception.code, none.exception.status), ("CONFLICT", 409))

@@ -60,6 +60,7 @@ export { OPERATIONS, type OperationBinding } from './operations.ts';
 export type { Page } from './paging.ts';
 export type { WaitOptions } from './polling.ts';
 export type {
+  CreditEstimate,
   RenderJob,
   RenderList,
   RenderListItem,
@@ -69,6 +70,7 @@ export type {
   RenderRequest,
   RenderResult,
   Renders,
+  SignedRenderUrl,
   Usage,
 } from './renders.ts';
 export { type SignRenderUrlInput, signRenderUrl } from './signed-urls.ts';
@@ -77,6 +79,7 @@ export type {
   SaveTemplate,
   Template,
   Templates,
+  TemplateVariables,
   TemplateWithDocument,
   UpdateTemplate,
 } from './templates.ts';

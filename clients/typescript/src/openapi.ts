@@ -53,6 +53,26 @@ export interface paths {
         patch: operations["updateTemplateMetadata"];
         trace?: never;
     };
+    "/v1/templates/{id}/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the variables a template takes
+         * @description Every `modifications` key the draft (or `version`) acts on: placeholders, named elements, `<name>.visible` and `<name>.color`, with its kind, its default and the boxes it fills (size, font size and auto-fit limits for text). See docs/variables.md.
+         */
+        get: operations["getTemplateVariables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates/{id}/versions": {
         parameters: {
             query?: never;
@@ -210,6 +230,26 @@ export interface paths {
          * @description One credit per file. A request identical to an earlier one (same draft, modifications, `idempotencyKey`, format, pages and options) answers the earlier result with `credits.charged: 0`. Every field is optional (no body: a PNG of the active page). With `async: true` it answers 202 at once and renders in the background. A video (`mp4`, `webm`, `gif`) is one file of the selected page, or with `allPages` of every page as scenes, and its result adds `durationMs` and `frames`; a video too long to render while the request waits answers 400 asking for `async: true`.
          */
         post: operations["renderTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate the credits of a render or of rows of renders, charging nothing
+         * @description Takes what the render route takes (without `async`), or `rows` of modifications as a batch does, and answers the files and credits they would take now: an identical render already done, or an identical earlier row, is free. With the balance and whether it pays.
+         */
+        post: operations["estimateCredits"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,6 +430,26 @@ export interface paths {
         get: operations["renderTemplateBySignedUrlGif"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/signed-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a render URL for a template
+         * @description Signs a GET URL with the workspace's newest URL-signing secret: the modifications become its query, the options their reserved names. Anyone holding the URL renders it, so it needs `render:write` and is audited. 409 when the workspace has no URL-signing secret.
+         */
+        post: operations["signRenderUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1339,6 +1399,18 @@ export interface components {
                 details?: unknown;
             };
         };
+        CreditEstimate: {
+            renders: number;
+            /** @description Files the renders make: one per page in PNG or JPEG with `allPages` */
+            files: number;
+            /** @description Credits they would take now; identical renders are free */
+            credits: number;
+            /** @description Renders that would be free: identical to one done or to an earlier row */
+            identical: number;
+            balance: number;
+            /** @description Whether the balance pays `credits` */
+            enough: boolean;
+        };
         Batch: {
             id: string;
             templateId: string;
@@ -1477,6 +1549,41 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        TemplateVariables: {
+            templateId: string;
+            /** @description The published version read; null: the draft */
+            version: number | null;
+            variables: {
+                /** @description The `modifications` key */
+                name: string;
+                /** @enum {string} */
+                kind: "text" | "image" | "color" | "visibility";
+                /** @description What renders when the key is not given */
+                default: string | null;
+                targets: {
+                    pageId: string;
+                    elementId: string;
+                    elementType: string;
+                    /** @description What the value sets: `text`, `src`, `fill`, `value`, `visible` or `color` */
+                    property: string;
+                    /** @description The element box in design units */
+                    box: {
+                        width: number;
+                        height: number;
+                    };
+                    /** @description For text: the size it is drawn at and its auto-fit limits */
+                    text?: {
+                        fontFamily: string;
+                        fontSize: number;
+                        /** @enum {string} */
+                        autoFit: "none" | "shrink";
+                        /** @description How far `autoFit: shrink` may shrink the text */
+                        minFontSize: number;
+                        maxLines: number | null;
+                    };
+                }[];
+            }[];
+        };
         EmbedFontFaces: {
             items: {
                 family: string;
@@ -1484,6 +1591,13 @@ export interface components {
                 mimeType: string;
                 url: string;
             }[];
+        };
+        SignedRenderUrl: {
+            /** @description The signed GET URL: its first render costs one credit, the same URL again is free */
+            url: string;
+            /** @description The URL-signing secret it is signed with (revoking it ends the URL) */
+            secretId: string;
+            expiresAt: string | null;
         };
         UrlSigningSecret: {
             id: string;
@@ -2027,6 +2141,67 @@ export interface operations {
             };
             /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTemplateVariables: {
+        parameters: {
+            query?: {
+                /** @description A published version (its number, or `latest`) instead of the draft */
+                version?: "latest" | number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVariables"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2904,6 +3079,115 @@ export interface operations {
             };
             /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    estimateCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `png`, `jpeg`, `pdf`, or a video: `mp4` (H.264), `webm` (VP9) or `gif`. A video is one file (one credit) of the selected page, or with `allPages` of every page in order as scenes
+                     * @default png
+                     * @enum {string}
+                     */
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
+                    modifications?: {
+                        [key: string]: string;
+                    };
+                    pageId?: string;
+                    allPages?: boolean;
+                    idempotencyKey?: string;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
+                    /** @description Raster and video: 1-4, default 1 */
+                    scale?: number;
+                    /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
+                    quality?: number;
+                    /** @description mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15) */
+                    fps?: number;
+                    /** @description gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files */
+                    dither?: boolean;
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
+                    /** @description One object of modifications per render, as a batch takes them; instead of `modifications` */
+                    rows?: {
+                        [key: string]: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditEstimate"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3850,6 +4134,120 @@ export interface operations {
             };
             /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signRenderUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `png`, `jpeg`, `pdf`, or a video: `mp4` (H.264), `webm` (VP9) or `gif`. A video is one file (one credit) of the selected page, or with `allPages` of every page in order as scenes
+                     * @default png
+                     * @enum {string}
+                     */
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
+                    modifications?: {
+                        [key: string]: string;
+                    };
+                    pageId?: string;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
+                    /** @description Raster and video: 1-4, default 1 */
+                    scale?: number;
+                    /** @description 1-100: JPEG (default 90), and mp4, webm and gif (the encoder's quality, default 75) */
+                    quality?: number;
+                    /** @description mp4, webm and gif only: frames per second, 1-60 (gif at most 50; default 30, gif 15) */
+                    fps?: number;
+                    /** @description gif only: dither the 256-colour palette (default true); false gives flat areas and smaller files */
+                    dither?: boolean;
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
+                    /** @description Adds `exp`: the URL answers 403 URL_EXPIRED after that many seconds. Absent: it never expires */
+                    expiresInSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedRenderUrl"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change conflicts with the current state (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7736,7 +8134,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 workspaceId?: string;
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "embed.created" | "embed.updated" | "embed.deleted" | "url_secret.created" | "url_secret.updated" | "url_secret.rotated" | "url_secret.revoked" | "workspace.created" | "workspace.renamed" | "workspace.suspended" | "workspace.reinstated" | "credits.granted" | "credits.withdrawn" | "user.created" | "user.disabled" | "user.enabled" | "user.deleted" | "user.promoted" | "user.demoted" | "user.memberships_changed" | "user.password_reset_issued" | "user.password_reset" | "user.unlocked" | "signin.locked" | "setup_link.issued" | "template.published" | "template.rolled_back";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "embed.created" | "embed.updated" | "embed.deleted" | "url_secret.created" | "url_secret.updated" | "url_secret.rotated" | "url_secret.revoked" | "render_url.signed" | "workspace.created" | "workspace.renamed" | "workspace.suspended" | "workspace.reinstated" | "credits.granted" | "credits.withdrawn" | "user.created" | "user.disabled" | "user.enabled" | "user.deleted" | "user.promoted" | "user.demoted" | "user.memberships_changed" | "user.password_reset_issued" | "user.password_reset" | "user.unlocked" | "signin.locked" | "setup_link.issued" | "template.published" | "template.rolled_back";
                 /** @description A person's user id (or an API key's id) */
                 userId?: string;
             };

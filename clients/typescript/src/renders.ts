@@ -13,6 +13,8 @@ import { type ApiClient, call } from './transport.ts';
 export type RenderResult = Schemas['RenderResult'];
 /** A background render's state: `pending`, `done` (with `result`) or `failed` (with `error`). */
 export type RenderJob = Schemas['RenderJob'];
+export type CreditEstimate = Schemas['CreditEstimate'];
+export type SignedRenderUrl = Schemas['SignedRenderUrl'];
 /** One file's result (a video is one file), or `{pages}` (a file per page) for `allPages` in PNG or JPEG. */
 export type RenderOutput = JsonAnswer<'renderTemplate', 200>;
 /**
@@ -120,6 +122,24 @@ export class Renders {
     // Reads of a result show `charged: 0` (reading is free); the acceptance knows what was charged.
     if (accepted?.credits && !('pages' in output)) return { ...output, credits: accepted.credits };
     return output;
+  }
+
+  /**
+   * What a render, or `rows` of renders as a batch takes them, would cost now, charging nothing:
+   * files, credits (identical renders free), the balance and whether it pays.
+   */
+  estimate(templateId: string, body: JsonBody<'estimateCredits'> = {}): Promise<CreditEstimate> {
+    return call(this.api.POST('/v1/templates/{id}/estimate', { params: { path: { id: templateId } }, body }));
+  }
+
+  /**
+   * A signed render URL made by the service with the workspace's newest URL-signing secret (needs
+   * `render:write`; audited). To sign in your own backend with the secret, use signRenderUrl().
+   */
+  signedUrl(templateId: string, body: JsonBody<'signRenderUrl'> = {}): Promise<SignedRenderUrl> {
+    return call(
+      this.api.POST('/v1/templates/{id}/signed-url', { params: { path: { id: templateId } }, body }),
+    );
   }
 
   /** A render's result as first answered (`credits.charged` 0), or a background render's state. */

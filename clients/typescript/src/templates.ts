@@ -21,6 +21,7 @@ export type UpdateTemplate = NonNullable<
 export type TemplateVersion = components['schemas']['TemplateVersion'];
 export type TemplateVersionWithDocument = components['schemas']['TemplateVersionWithDocument'];
 export type TemplateDiff = components['schemas']['TemplateDiff'];
+export type TemplateVariables = components['schemas']['TemplateVariables'];
 /** A version number, `latest` (the last published), or, in a diff, `draft`. */
 export type VersionRef = number | 'latest';
 export type DiffSide = VersionRef | 'draft';
@@ -61,6 +62,14 @@ export class Templates {
 
   async delete(id: string): Promise<void> {
     await call(this.api.DELETE('/v1/templates/{id}', { params: { path: { id } } }));
+  }
+
+  /**
+   * Every `modifications` key the draft (or `version`) takes, with its kind, default and the boxes
+   * it fills (docs/variables.md).
+   */
+  variables(id: string, query: { version?: VersionRef } = {}): Promise<TemplateVariables> {
+    return call(this.api.GET('/v1/templates/{id}/variables', { params: { path: { id }, query } }));
   }
 
   /** Publishes the draft as the next version; an unchanged draft answers the existing one. */

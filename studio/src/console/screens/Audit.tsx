@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'url_secret.updated',
   'url_secret.rotated',
   'url_secret.revoked',
+  'render_url.signed',
   'workspace.created',
   'workspace.renamed',
   'workspace.suspended',

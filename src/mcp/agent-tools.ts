@@ -1,0 +1,60 @@
+/**
+ * Tools that let an agent plan before it spends (docs/mcp.md): what a template takes, what renders
+ * would cost, and a signed URL to hand on. Each calls the service its API route calls.
+ */
+import { z } from 'zod';
+import { signRequestSchema } from '../render-urls/index.ts';
+import { estimateRequestSchema, versionPinSchema } from '../renders/index.ts';
+import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
+
+const variablesArgs = { templateId, version: versionPinSchema.optional() };
+const estimateArgs = z.object({ templateId }).extend(estimateRequestSchema.shape).strict();
+const signArgs = z.object({ templateId }).extend(signRequestSchema.shape).strict();
+
+export const AGENT_TOOLS: ToolDefinition[] = [
+  {
+    name: 'get_template_variables',
+    title: 'Get the variables of a template',
+    description:
+      'Every `modifications` key the template takes, with its kind (text, image, color, visibility), ' +
+      'its default, and the boxes it fills: size, and for text the font size and auto-fit limits ' +
+      '(`minFontSize`, `maxLines`), so a value can be chosen to fit. Free.',
+    scope: 'template:read',
+    inputSchema: variablesArgs,
+    call: async (principal, args, { templates }) => {
+      const { templateId: id, version } = parsed(z.object(variablesArgs).strict(), args);
+      return [json(await templates.variables(principal, id, version))];
+    },
+  },
+  {
+    name: 'estimate_credits',
+    title: 'Estimate the credits of renders',
+    description:
+      'What render_template (with `modifications`) or render_batch (with `rows`) would cost now, ' +
+      'charging nothing: one credit per file; PNG or JPEG with `allPages` is a file per page, a PDF or ' +
+      'a video one file; a render identical to one already done, or to an earlier row, is free. ' +
+      'Answers files, credits, the balance and whether it pays.',
+    scope: 'template:read',
+    inputSchema: estimateArgs.shape,
+    call: async (principal, args, { renders }) => {
+      const { templateId: id, ...body } = parsed(estimateArgs, args);
+      const { rows, modifications, ...request } = parsed(estimateRequestSchema, body);
+      return [json(await renders.estimate(principal, id, request, rows ?? [modifications ?? {}]))];
+    },
+  },
+  {
+    name: 'sign_render_url',
+    title: 'Sign a render URL',
+    description:
+      "A GET URL that renders the template with these variables, signed with the workspace's " +
+      'URL-signing secret, for an email, a web page or an Open Graph tag. Signing is free; the first ' +
+      'fetch of the URL costs one credit and the same URL again is free. Anyone holding it can render ' +
+      'it: set `expiresInSeconds` when it should not live forever. Audited.',
+    scope: 'render:write',
+    inputSchema: signArgs.shape,
+    call: async (principal, args, { renderUrls }) => {
+      const { templateId: id, ...input } = parsed(signArgs, args);
+      return [json(await renderUrls.sign(principal, id, input))];
+    },
+  },
+];

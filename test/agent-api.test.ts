@@ -1,0 +1,209 @@
+/**
+ * What lets a caller plan before it spends (docs/variables.md, docs/api.md): a template's
+ * variables, a credit estimate that charges nothing, and a signed render URL made by the service.
+ * A real server on loopback, real renders; the MCP tools over the same services are in mcp.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleDocument } from './fixtures/samples.ts';
+import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer('sqlite', { PLATEN_RENDER_RATE_LIMIT: '0' });
+});
+afterAll(() => server.close());
+
+function twoPages() {
+  const document = simpleDocument('Hello {{name}}') as ReturnType<typeof simpleDocument> & {
+    pages: Array<Record<string, unknown>>;
+  };
+  const second = structuredClone(document.pages[0]) as Record<string, unknown>;
+  second.id = 'p2';
+  second.elements = (second.elements as Array<Record<string, unknown>>).map((element) => ({
+    ...element,
+    id: `${element.id}b`,
+  }));
+  document.pages.push(second as never);
+  return document;
+}
+
+async function setup(credits = 10) {
+  const { workspaceId, key } = await workspaceWithKey(server.base, { credits });
+  const created = await http(server.base, 'POST', '/v1/templates', {
+    body: { name: 't', document: twoPages() },
+    headers: bearer(key),
+  });
+  const id = created.json.id as string;
+  const call = (method: string, path: string, body?: unknown) =>
+    http(server.base, method, `/v1/templates/${id}${path}`, { body, headers: bearer(key) });
+  const balance = async () =>
+    (await admin(server.base, 'GET', `/workspaces/${workspaceId}`)).json.creditBalance as number;
+  return { workspaceId, key, id, call, balance };
+}
+
+describe('GET /v1/templates/:id/variables', () => {
+  it('lists the keys with kinds, defaults and boxes, for the draft or a pinned version', async () => {
+    const { call } = await setup();
+    const draft = await call('GET', '/variables');
+    expect(draft.status).toBe(200);
+    expect(draft.json.version).toBeNull();
+    const names = draft.json.variables.map((v: { name: string; kind: string }) => `${v.name}:${v.kind}`);
+    expect(names).toEqual(
+      expect.arrayContaining(['card:color', 'card.visible:visibility', 'headline:text', 'name:text']),
+    );
+    const name = draft.json.variables.find((v: { name: string }) => v.name === 'name');
+    expect(name.targets.map((t: { pageId: string }) => t.pageId)).toEqual(['p1', 'p2']);
+    expect(name.targets[0]).toMatchObject({ elementId: 't1', box: { width: 320, height: 100 } });
+    expect(name.targets[0].text).toMatchObject({
+      autoFit: expect.any(String),
+      minFontSize: expect.any(Number),
+    });
+
+    expect((await call('GET', '/variables?version=latest')).status).toBe(404);
+    expect((await call('POST', '/versions')).status).toBe(201);
+    const document = simpleDocument('Now {{city}}');
+    expect((await call('PUT', '', { document })).status).toBe(200);
+    const pinned = await call('GET', '/variables?version=1');
+    expect(pinned.json.version).toBe(1);
+    expect(pinned.json.variables.map((v: { name: string }) => v.name)).toContain('name');
+    const now = await call('GET', '/variables');
+    expect(now.json.variables.map((v: { name: string }) => v.name)).toContain('city');
+    expect((await call('GET', '/variables?version=0')).status).toBe(400);
+    expect((await call('GET', '/variables?version=7')).status).toBe(404);
+  });
+
+  it("answers another workspace's template as GET /v1/templates/:id does (403 WORKSPACE_MISMATCH)", async () => {
+    const { id } = await setup();
+    const other = await workspaceWithKey(server.base);
+    const res = await http(server.base, 'GET', `/v1/templates/${id}/variables`, {
+      headers: bearer(other.key),
+    });
+    expect([res.status, res.json.error.code]).toEqual([403, 'WORKSPACE_MISMATCH']);
+  });
+});
+
+describe('POST /v1/templates/:id/estimate', () => {
+  it('counts files and credits like the render route, identical renders free, and charges nothing', async () => {
+    const { call, balance } = await setup(10);
+    expect((await call('POST', '/estimate')).json).toEqual({
+      renders: 1,
+      files: 1,
+      credits: 1,
+      identical: 0,
+      balance: 10,
+      enough: true,
+    });
+    // Every page of two as PNG: two files; as one PDF: one.
+    expect((await call('POST', '/estimate', { format: 'png', allPages: true })).json).toMatchObject({
+      files: 2,
+      credits: 2,
+    });
+    expect((await call('POST', '/estimate', { format: 'pdf', allPages: true })).json).toMatchObject({
+      files: 1,
+      credits: 1,
+    });
+    const rows = [{ name: 'Ann' }, { name: 'Bob' }, { name: 'Ann' }];
+    expect((await call('POST', '/estimate', { format: 'jpeg', rows })).json).toMatchObject({
+      renders: 3,
+      files: 3,
+      credits: 2,
+      identical: 1,
+    });
+    expect(await balance()).toBe(10);
+
+    // After rendering Ann, her row is free; the estimate matches what the render then charges.
+    expect((await call('POST', '/render', { format: 'jpeg', modifications: { name: 'Ann' } })).status).toBe(
+      200,
+    );
+    const after = await call('POST', '/estimate', { format: 'jpeg', rows });
+    expect(after.json).toMatchObject({ credits: 1, identical: 2, balance: 9, enough: true });
+    const bob = await call('POST', '/render', { format: 'jpeg', modifications: { name: 'Bob' } });
+    expect(bob.json.credits.charged).toBe(1);
+
+    const many = Array.from({ length: 20 }, (_, i) => ({ name: `n${i}` }));
+    expect((await call('POST', '/estimate', { rows: many })).json).toMatchObject({
+      credits: 20,
+      enough: false,
+    });
+  });
+
+  it('refuses bad input with its code', async () => {
+    const { call } = await setup();
+    const both = await call('POST', '/estimate', { rows: [{}], modifications: {} });
+    expect([both.status, both.json.error.details[0].path]).toEqual([400, 'rows']);
+    const tooMany = await call('POST', '/estimate', { rows: Array.from({ length: 1001 }, () => ({})) });
+    expect([tooMany.status, tooMany.json.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await call('POST', '/estimate', { async: true })).status).toBe(400);
+    expect((await call('POST', '/estimate', { pageId: 'nope' })).status).toBe(404);
+    expect((await call('POST', '/estimate', { version: 3 })).status).toBe(404);
+  });
+});
+
+describe('POST /v1/templates/:id/signed-url', () => {
+  it('signs with the newest secret a URL that renders once for a credit, audited', async () => {
+    const { workspaceId, call, balance } = await setup(5);
+    const none = await call('POST', '/signed-url', { format: 'png' });
+    expect([none.status, none.json.error.code]).toEqual([409, 'CONFLICT']);
+    await admin(server.base, 'POST', `/workspaces/${workspaceId}/url-signing-secrets`, {});
+    const newest = await admin(server.base, 'POST', `/workspaces/${workspaceId}/url-signing-secrets`, {});
+
+    const signed = await call('POST', '/signed-url', {
+      format: 'jpeg',
+      modifications: { name: 'Émile & co' },
+      quality: 80,
+      expiresInSeconds: 3600,
+    });
+    expect(signed.status).toBe(200);
+    expect(signed.json.secretId).toBe(newest.json.id);
+    const url = new URL(signed.json.url);
+    expect(url.searchParams.get('name')).toBe('Émile & co');
+    expect(url.searchParams.get('quality')).toBe('80');
+    expect(Number(url.searchParams.get('exp'))).toBeGreaterThan(Date.now() / 1000 + 3500);
+    expect(Date.parse(signed.json.expiresAt)).toBeGreaterThan(Date.now());
+
+    const first = await fetch(url);
+    expect([first.status, first.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    await first.arrayBuffer();
+    expect(await balance()).toBe(4);
+    expect((await fetch(url)).status).toBe(200);
+    expect(await balance()).toBe(4);
+    // Changing a byte breaks it: the signature covers the variables.
+    url.searchParams.set('name', 'Emile');
+    expect((await fetch(url)).status).toBe(403);
+
+    const audit = await admin(server.base, 'GET', `/audit-log?workspaceId=${workspaceId}&limit=50`);
+    const entry = audit.json.items.find((e: { action: string }) => e.action === 'render_url.signed');
+    expect(entry).toMatchObject({
+      actor: { type: 'api_key' },
+      details: { secretId: newest.json.id, format: 'jpeg', version: null },
+    });
+    // The log never holds the URL or its signature.
+    expect(JSON.stringify(audit.json)).not.toContain(url.searchParams.get('sig'));
+  });
+
+  it('refuses a variable named like a render option, a missing version, and another workspace', async () => {
+    const { workspaceId, id, call } = await setup();
+    await admin(server.base, 'POST', `/workspaces/${workspaceId}/url-signing-secrets`, {});
+    const reserved = await call('POST', '/signed-url', { modifications: { sig: 'x', scale: '2' } });
+    expect(reserved.status).toBe(400);
+    expect(reserved.json.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'modifications.scale',
+      'modifications.sig',
+    ]);
+    expect((await call('POST', '/signed-url', { version: 'latest' })).status).toBe(404);
+    expect((await call('POST', '/signed-url', { expiresInSeconds: 5 })).status).toBe(400);
+    const other = await workspaceWithKey(server.base);
+    await admin(server.base, 'POST', `/workspaces/${other.workspaceId}/url-signing-secrets`, {});
+    const foreign = await http(server.base, 'POST', `/v1/templates/${id}/signed-url`, {
+      body: {},
+      headers: bearer(other.key),
+    });
+    expect([foreign.status, foreign.json.error.code]).toEqual([403, 'WORKSPACE_MISMATCH']);
+    const readOnly = await workspaceWithKey(server.base, { scopes: ['template:read'] });
+    const scoped = await http(server.base, 'POST', `/v1/templates/${id}/signed-url`, {
+      body: {},
+      headers: bearer(readOnly.key),
+    });
+    expect([scoped.status, scoped.json.error.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+  });
+});
