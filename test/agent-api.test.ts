@@ -3,6 +3,7 @@
  * variables, a credit estimate that charges nothing, and a signed render URL made by the service.
  * A real server on loopback, real renders; the MCP tools over the same services are in mcp.test.ts.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';
 import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
@@ -205,5 +206,74 @@ describe('POST /v1/templates/:id/signed-url', () => {
       headers: bearer(readOnly.key),
     });
     expect([scoped.status, scoped.json.error.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+  });
+});
+
+describe('POST /v1/templates/:id/preview', () => {
+  it('draws one page small and watermarked, with the values, charging and storing nothing', async () => {
+    const { call, balance, key } = await setup(3);
+    const res = await call('POST', '/preview', { modifications: { name: 'Preview' } });
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([
+      200,
+      'image/png',
+      'private, no-store',
+    ]);
+    const meta = await sharp(res.bytes).metadata();
+    // The 400 × 300 page fits the 512 px box at scale 1.
+    expect([meta.width, meta.height]).toEqual([400, 300]);
+    if (process.env.PLATEN_KEEP_PREVIEW) await sharp(res.bytes).toFile(process.env.PLATEN_KEEP_PREVIEW);
+
+    // The same page rendered (paid) differs from the preview only where the watermark is: across
+    // the middle, not in the corners.
+    const paid = await call('POST', '/render', { modifications: { name: 'Preview' } });
+    const file = Buffer.from(await (await fetch(paid.json.url)).arrayBuffer());
+    const [a, b] = await Promise.all(
+      [res.bytes, file].map((bytes) =>
+        sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true }),
+      ),
+    );
+    const differs = (x0: number, y0: number, x1: number, y1: number) => {
+      let count = 0;
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) {
+          const i = (y * 400 + x) * 3;
+          if (Math.abs((a?.data[i] ?? 0) - (b?.data[i] ?? 0)) > 24) count++;
+        }
+      return count;
+    };
+    expect(differs(120, 110, 280, 190)).toBeGreaterThan(1000);
+    expect(differs(0, 0, 40, 40)).toBe(0);
+    expect(differs(360, 260, 400, 300)).toBe(0);
+    // Only the paid render was charged and listed.
+    expect(await balance()).toBe(2);
+    const renders = await http(server.base, 'GET', '/v1/renders', { headers: bearer(key) });
+    expect(renders.json.items).toHaveLength(1);
+
+    const jpeg = await call('POST', '/preview', { format: 'jpeg', pageId: 'p2' });
+    expect([jpeg.status, jpeg.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+  });
+
+  it('shrinks a large page into the box, and refuses bad input with its code', async () => {
+    const { workspaceId, key } = await setup();
+    const big = simpleDocument();
+    Object.assign(big.pages[0] as object, { width: 2400, height: 1200 });
+    const created = await http(server.base, 'POST', '/v1/templates', {
+      body: { name: 'big', document: big },
+      headers: bearer(key),
+    });
+    const preview = await http(server.base, 'POST', `/v1/templates/${created.json.id}/preview`, {
+      body: {},
+      headers: bearer(key),
+    });
+    expect(preview.status).toBe(200);
+    const meta = await sharp(preview.bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([512, 256]);
+    const call = (body: unknown) =>
+      http(server.base, 'POST', `/v1/templates/${created.json.id}/preview`, { body, headers: bearer(key) });
+    expect((await call({ format: 'pdf' })).status).toBe(400);
+    expect((await call({ pageId: 'nope' })).status).toBe(404);
+    expect((await call({ version: 1 })).status).toBe(404);
+    expect((await call({ modifications: { card: 'not a colour' } })).status).toBe(400);
+    expect((await admin(server.base, 'GET', `/workspaces/${workspaceId}`)).json.creditBalance).toBe(10);
   });
 });

@@ -89,6 +89,7 @@ describe('the MCP server through the SDK client', () => {
         'list_assets',
         'list_templates',
         'list_versions',
+        'preview_template',
         'publish_template',
         'render_batch',
         'render_template',
@@ -262,6 +263,14 @@ describe('the MCP server through the SDK client', () => {
     expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
     const both = await call('estimate_credits', { templateId, rows: [{}], modifications: {} });
     expect([both.isError, textOf(both).error.code]).toEqual([true, 'VALIDATION_FAILED']);
+
+    const preview = await call('preview_template', { templateId, modifications: { name: 'Peek' } });
+    expect(preview.isError).toBeFalsy();
+    expect(textOf(preview)).toMatchObject({ width: 400, height: 300, watermarked: true, credits: 0 });
+    const image = preview.content[1];
+    expect(image?.mimeType).toBe('image/png');
+    expect((await sharp(Buffer.from(image?.data ?? '', 'base64')).metadata()).width).toBe(400);
+    expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
 
     const unsigned = await call('sign_render_url', { templateId, format: 'png' });
     expect([unsigned.isError, textOf(unsigned).error.code]).toEqual([true, 'CONFLICT']);

@@ -49,6 +49,25 @@ for (const limiter of limiterBackends) {
           (await http(server.base, 'POST', path, { body: {}, headers: bearer(other.json.key) })).status,
         ).toBe(200);
       });
+
+      it('counts free previews against the same limit, so they cannot render without bound', async () => {
+        const { key } = await workspaceWithKey(server.base);
+        const t = await http(server.base, 'POST', '/v1/templates', {
+          body: { name: 'p', document: simpleDocument() },
+          headers: bearer(key),
+        });
+        const preview = () =>
+          http(server.base, 'POST', `/v1/templates/${t.json.id}/preview`, { body: {}, headers: bearer(key) });
+        const statuses = [];
+        for (let i = 0; i < 4; i++) statuses.push((await preview()).status);
+        expect(statuses).toEqual([200, 200, 200, 429]);
+        // The paid route shares the bucket: it is empty for this key now.
+        const render = await http(server.base, 'POST', `/v1/templates/${t.json.id}/render`, {
+          body: {},
+          headers: bearer(key),
+        });
+        expect(render.status).toBe(429);
+      });
     },
   );
 }

@@ -60,12 +60,13 @@ const samples: Record<string, Sample> = {
   'GET /v1/templates/:id/diff.png': {},
   'GET /v1/templates/:id/variables': {},
   'POST /v1/templates/:id/estimate': { body: { format: 'png', rows: [{ name: 'a' }] } },
+  'POST /v1/templates/:id/preview': { body: { modifications: { name: 'a' } } },
   // The owner's workspace has a URL-signing secret (createOwnerResources).
   'POST /v1/templates/:id/signed-url': { body: { format: 'png', modifications: { name: 'a' } } },
 };
 
 /** POST routes that make nothing new, so answer 200 (not 201). */
-const POST_OK = ['/render', '/cancel', '/rollback', '/estimate', '/signed-url'];
+const POST_OK = ['/render', '/cancel', '/rollback', '/estimate', '/signed-url', '/preview'];
 const answersOk = (route: RegisteredRoute) => POST_OK.some((end) => route.url.endsWith(end));
 
 let server: TestServer;

@@ -4,11 +4,13 @@
  */
 import { z } from 'zod';
 import { signRequestSchema } from '../render-urls/index.ts';
-import { estimateRequestSchema, versionPinSchema } from '../renders/index.ts';
+import { estimateRequestSchema, previewRequestSchema, versionPinSchema } from '../renders/index.ts';
+import { takeRateToken } from './render-tools.ts';
 import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
 
 const variablesArgs = { templateId, version: versionPinSchema.optional() };
 const estimateArgs = z.object({ templateId }).extend(estimateRequestSchema.shape).strict();
+const previewArgs = z.object({ templateId }).extend(previewRequestSchema.shape).strict();
 const signArgs = z.object({ templateId }).extend(signRequestSchema.shape).strict();
 
 export const AGENT_TOOLS: ToolDefinition[] = [
@@ -24,6 +26,26 @@ export const AGENT_TOOLS: ToolDefinition[] = [
     call: async (principal, args, { templates }) => {
       const { templateId: id, version } = parsed(z.object(variablesArgs).strict(), args);
       return [json(await templates.variables(principal, id, version))];
+    },
+  },
+  {
+    name: 'preview_template',
+    title: 'Preview a template',
+    description:
+      'A free preview of one page with `modifications` applied: at most 512 px on its longest side, ' +
+      'watermarked PREVIEW, returned as an image. Costs no credit and stores nothing; it counts ' +
+      'against the render rate limit. Use it to check values before render_template, which costs ' +
+      'one credit per file.',
+    scope: 'template:read',
+    inputSchema: previewArgs.shape,
+    call: async (principal, args, services) => {
+      const { templateId: id, ...input } = parsed(previewArgs, args);
+      await takeRateToken(principal, services);
+      const preview = await services.renders.preview(principal, id, input);
+      return [
+        json({ width: preview.width, height: preview.height, watermarked: true, credits: 0 }),
+        { type: 'image', data: preview.bytes.toString('base64'), mimeType: preview.mimeType },
+      ];
     },
   },
   {

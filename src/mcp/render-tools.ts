@@ -46,7 +46,7 @@ const batchArgs = z
 const renderId = z.string().min(1).max(200).describe('A render id (`rnd_…`), as render_template answered');
 const batchId = z.string().min(1).max(200).describe('A batch id (`bat_…`), as render_batch answered');
 
-async function takeRateToken(principal: Principal, services: ToolServices): Promise<void> {
+export async function takeRateToken(principal: Principal, services: ToolServices): Promise<void> {
   if (!services.limiter) return;
   const decision = await services.limiter.take(rateLimitKeyOf(principal.actor));
   if (!decision.allowed)

@@ -25,6 +25,7 @@ export {
   estimateRequestSchema,
   isVideoRenderFormat,
   MAX_ESTIMATE_ROWS,
+  previewRequestSchema,
   RENDER_FORMATS,
   type RenderFormat,
   type RenderJobView,

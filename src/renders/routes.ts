@@ -7,9 +7,11 @@ import { AppError } from '../core/errors.ts';
 import { type OpenApiTag, operation } from '../http/openapi.ts';
 import { type RateLimiter, rateLimitHeaders } from '../ratelimit/index.ts';
 import type { BackgroundRenders } from './background.ts';
+import { PREVIEW_BOX } from './preview.ts';
 import {
   creditEstimateSchema,
   estimateRequestSchema,
+  previewRequestSchema,
   renderJobSchema,
   renderRequestSchema,
   renderResponseSchema,
@@ -146,6 +148,49 @@ export function renderRoutes(
           rest,
           rows ?? [modifications ?? {}],
         );
+      },
+    );
+
+    app.post(
+      '/v1/templates/:id/preview',
+      {
+        config: { auth: 'apiKey', scope: 'template:read' },
+        onRequest: perKey,
+        preValidation: async (request) => {
+          request.body ??= { format: 'png' };
+        },
+        schema: operation({
+          id: 'previewTemplate',
+          summary: 'A free, small, watermarked preview of a page',
+          description:
+            `One page with the modifications applied, at most ${PREVIEW_BOX} px on its longest side, ` +
+            'with a PREVIEW watermark, as PNG or JPEG. Free: nothing is charged or stored. It takes ' +
+            'a token of the render rate limit, and is bounded like a render.',
+          tag,
+          params: idParams,
+          body: previewRequestSchema,
+          bodyRequired: false,
+          rawResponse: {
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+            'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          },
+          response: {},
+          errors: [400, 403, 404, 413, 415, 422, 429, 503],
+        }),
+      },
+      async (request, reply) => {
+        const preview = await service.preview(
+          requirePrincipal(request.principal),
+          request.params.id,
+          request.body,
+        );
+        const bytes: FastifyReply = reply;
+        return bytes
+          .header('content-type', preview.mimeType)
+          .header('cache-control', 'private, no-store')
+          .header('x-preview-width', String(preview.width))
+          .header('x-preview-height', String(preview.height))
+          .send(preview.bytes);
       },
     );
 

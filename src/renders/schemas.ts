@@ -265,3 +265,14 @@ export const creditEstimateSchema = z
     enough: z.boolean().describe('Whether the balance pays `credits`'),
   })
   .meta({ id: 'CreditEstimate' });
+
+/** `POST /v1/templates/:id/preview`: a still of one page, free, small and watermarked. */
+export const previewRequestSchema = z
+  .object({
+    format: z.enum(['png', 'jpeg']).default('png'),
+    modifications: modificationsSchema.optional(),
+    pageId: renderRequestSchema.shape.pageId,
+    version: versionPinSchema.optional(),
+    timeMs: renderOptionShape.timeMs,
+  })
+  .strict();

@@ -37,6 +37,7 @@ import type { TemplateRenderMeta } from '../store/templates.ts';
 import type { TemplateService } from '../templates/index.ts';
 import { checkRenderCost, checkSynchronousVideo } from './cost-check.ts';
 import type { JobInputLoader } from './job-inputs.ts';
+import { previewScale, withWatermark } from './preview.ts';
 import { atBase, replayed } from './results.ts';
 import {
   isVideoRenderFormat,
@@ -95,6 +96,24 @@ export interface RenderOutcomeSink {
   completed(trx: Transaction<Database>, response: RenderResponse): Promise<void>;
   failed(trx: Transaction<Database>, error: { code: string; details: unknown }): Promise<void>;
 }
+
+/** What `preview` draws: a still of one page, never charged. */
+export interface PreviewRequest {
+  format: 'png' | 'jpeg';
+  modifications?: Record<string, string>;
+  pageId?: string;
+  version?: number | 'latest';
+  timeMs?: number;
+}
+
+export interface Preview {
+  bytes: Buffer;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+const PREVIEW_JPEG_QUALITY = 80;
 
 /** What `estimate` answers: files and credits of the renders asked about, and the balance. */
 export interface CreditEstimate {
@@ -253,6 +272,54 @@ export class RenderService {
     }
     const balance = await this.deps.credits.balance(principal.workspaceId);
     return { renders: rows.length, files, credits, identical, balance, enough: balance >= credits };
+  }
+
+  /**
+   * A free preview of one page (src/renders/preview.ts): the modifications applied and checked as
+   * for a render, drawn at most PREVIEW_BOX pixels long with a watermark, in the render processes.
+   * Nothing is charged, recorded or stored; the caller takes a token of the render rate limit.
+   */
+  async preview(principal: Principal, templateId: string, input: PreviewRequest): Promise<Preview> {
+    const meta = await this.deps.templates.renderMeta(principal, templateId, input.version);
+    const tenancy = tenancyOf(principal);
+    const assetScope = assetScopeOf(tenancy);
+    const visible = (asset: { ownerUserId: string | null; embedId: string | null }) =>
+      ownsOrShared(tenancy, asset);
+    const request: RenderRequest = {
+      format: input.format,
+      ...(input.modifications ? { modifications: input.modifications } : {}),
+      ...(input.pageId ? { pageId: input.pageId } : {}),
+      ...(input.timeMs !== undefined ? { timeMs: input.timeMs } : {}),
+    };
+    const selection = select(meta, request, assetScope);
+    const plan = await this.plan(principal.workspaceId, meta, selection, request, assetScope, visible);
+    const pageId = plan.pageIds[0] as string;
+    const page = plan.document.pages.find((candidate) => candidate.id === pageId);
+    if (!page)
+      throw new AppError('NOT_FOUND', `The page ${JSON.stringify(pageId)} was not found in this template.`);
+    const inputs = await this.deps.inputs.load(principal.workspaceId, plan.document, visible, {
+      pageIds: [pageId],
+      format: plan.format,
+    });
+    const [file] = await this.deps.pool.render({
+      document: withWatermark(plan.document, pageId),
+      pageIds: [pageId],
+      format: plan.format,
+      scale: previewScale(page.width, page.height),
+      quality: plan.format === 'jpeg' ? PREVIEW_JPEG_QUALITY : undefined,
+      ...(typeof plan.timeMs === 'number' ? { timeMs: plan.timeMs } : {}),
+      workspaceId: principal.workspaceId,
+      assets: inputs.assets,
+      fonts: inputs.fonts,
+      allowPrivateUrls: this.deps.allowPrivateUrls,
+    });
+    if (!file) throw new AppError('RENDER_FAILED', 'The preview produced no picture.');
+    return {
+      bytes: Buffer.from(file.bytes),
+      mimeType: file.mimeType,
+      width: Math.round(file.width),
+      height: Math.round(file.height),
+    };
   }
 
   /** The free answer of an identical earlier render, as the render route gives it. */

@@ -25,6 +25,7 @@ OPERATIONS: Dict[str, str] = {
     "diffTemplate": "templates.diff",
     "diffTemplateImage": "templates.diff_image",
     "getTemplateVariables": "templates.variables",
+    "previewTemplate": "templates.preview",
     # Assets
     "listAssets": "assets.list",
     "uploadAsset": "assets.upload",

@@ -134,6 +134,25 @@ class Templates:
         query = compact(version=None if version is None else str(version))
         return cast(Dict[str, Any], self._transport.call("GET", path, query=query))
 
+    def preview(
+        self,
+        template_id: str,
+        modifications: Optional[Mapping[str, str]] = None,
+        format: str = "png",
+        page_id: Optional[str] = None,
+        version: Optional[VersionRef] = None,
+    ) -> bytes:
+        """A free preview of one page: at most 512 px long, watermarked PREVIEW (PNG or JPEG bytes)."""
+        path = f"/v1/templates/{segment(template_id)}/preview"
+        body = compact(
+            format=format,
+            modifications=dict(modifications) if modifications is not None else None,
+            pageId=page_id,
+            version=version,
+        )
+        accept = "image/jpeg" if format == "jpeg" else "image/png"
+        return self._transport.request("POST", path, json_body=body, headers={"Accept": accept}).body
+
     def diff_image(
         self,
         template_id: str,

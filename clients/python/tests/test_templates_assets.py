@@ -137,6 +137,8 @@ class VersionsTest(unittest.TestCase):
         template = self.platen.templates.create(name="planning", document=simple_document())
         names = {v["name"]: v["kind"] for v in self.platen.templates.variables(template["id"])["variables"]}
         self.assertEqual((names["name"], names["card"], names["card.visible"]), ("text", "color", "visibility"))
+        preview = self.platen.templates.preview(template["id"], {"name": "p"})
+        self.assertEqual(preview[:8], b"\x89PNG\r\n\x1a\n")
         estimate = self.platen.renders.estimate(template["id"], rows=[{"name": "a"}, {"name": "a"}, {"name": "b"}])
         self.assertEqual((estimate["files"], estimate["credits"], estimate["identical"]), (3, 2, 1))
         with self.assertRaises(PlatenError) as none:

@@ -26,6 +26,7 @@ export const OPERATIONS = {
   diffTemplate: 'platen.templates.diff',
   diffTemplateImage: 'platen.templates.diffImage',
   getTemplateVariables: 'platen.templates.variables',
+  previewTemplate: 'platen.templates.preview',
   listAssets: 'platen.assets.list',
   uploadAsset: 'platen.assets.upload',
   getAsset: 'platen.assets.get',

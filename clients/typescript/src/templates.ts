@@ -2,6 +2,7 @@
  * Templates of the key's workspace: list, read, create, save (with `If-Match`), rename, share, delete;
  * and their versions: publish, list, read, roll back, diff (docs/versions.md).
  */
+import type { JsonBody } from './api-types.ts';
 import type { components, paths } from './openapi.ts';
 import { everyItem, type Page } from './paging.ts';
 import { type ApiClient, call } from './transport.ts';
@@ -117,6 +118,21 @@ export class Templates {
     const bytes = await call(
       this.api.GET('/v1/templates/{id}/diff.png', {
         params: { path: { id }, query },
+        parseAs: 'arrayBuffer',
+      }),
+    );
+    return new Uint8Array(bytes as ArrayBuffer);
+  }
+
+  /**
+   * A free preview of one page: at most 512 px long, watermarked PREVIEW, as PNG (default) or JPEG
+   * bytes. Nothing is charged; it counts against the render rate limit.
+   */
+  async preview(id: string, body: JsonBody<'previewTemplate'> = {}): Promise<Uint8Array> {
+    const bytes = await call(
+      this.api.POST('/v1/templates/{id}/preview', {
+        params: { path: { id } },
+        body,
         parseAs: 'arrayBuffer',
       }),
     );

@@ -16,6 +16,12 @@ describe('platen.templates.variables, platen.renders.estimate and signedUrl', ()
     const { variables } = await platen.templates.variables(templateId);
     expect(variables.find((v) => v.name === 'name')).toMatchObject({ kind: 'text', default: null });
 
+    const preview = await platen.templates.preview(templateId, {
+      format: 'jpeg',
+      modifications: { name: 'p' },
+    });
+    expect([preview[0], preview[1]]).toEqual([0xff, 0xd8]);
+
     const estimate = await platen.renders.estimate(templateId, { rows: [{ name: 'a' }, { name: 'a' }] });
     expect(estimate).toEqual({ renders: 2, files: 2, credits: 1, identical: 1, balance: 10, enough: true });
     expect(await ledger()).toEqual([10]);
