@@ -5,8 +5,16 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simpleDocument } from './fixtures/samples.ts';
-import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+import { PNG_1X1, simpleDocument } from './fixtures/samples.ts';
+import {
+  admin,
+  bearer,
+  http,
+  startOrigin,
+  startTestServer,
+  type TestServer,
+  workspaceWithKey,
+} from './harness/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -275,5 +283,63 @@ describe('POST /v1/templates/:id/preview', () => {
     expect((await call({ version: 1 })).status).toBe(404);
     expect((await call({ modifications: { card: 'not a colour' } })).status).toBe(400);
     expect((await admin(server.base, 'GET', `/workspaces/${workspaceId}`)).json.creditBalance).toBe(10);
+  });
+});
+
+describe('POST /v1/assets/from-url', () => {
+  it('fetches a file from a URL and stores it as an upload; a failed fetch is a 400 on url', async () => {
+    const origin = await startOrigin((request, response) => {
+      if (request.url === '/logo.png') response.writeHead(200, { 'content-type': 'image/png' }).end(PNG_1X1);
+      else if (request.url === '/moved') response.writeHead(302, { location: '/logo.png' }).end();
+      else if (request.url === '/text')
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
+      else response.writeHead(404).end();
+    });
+    try {
+      const { key } = await workspaceWithKey(server.base);
+      const upload = (url: string) =>
+        http(server.base, 'POST', '/v1/assets/from-url', { body: { url }, headers: bearer(key) });
+      const stored = await upload(`${origin.base}/moved`);
+      expect(stored.status).toBe(201);
+      expect(stored.json).toMatchObject({ kind: 'image', mimeType: 'image/png', width: 1, height: 1 });
+      const file = await fetch(stored.json.url);
+      expect(Buffer.from(await file.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+
+      const missing = await upload(`${origin.base}/nothing`);
+      expect([missing.status, missing.json.error.details[0].path]).toEqual([400, 'url']);
+      expect(missing.json.error.details[0].message).toMatch(/^http-status: .*404/);
+      // Fetched, but not a kind of file an asset may be: the upload's own refusal.
+      expect((await upload(`${origin.base}/text`)).status).toBe(415);
+      expect((await upload('ftp://example.com/a.png')).status).toBe(400);
+    } finally {
+      await origin.close();
+    }
+  });
+
+  it('never reaches a private or loopback address when private URLs are not allowed', async () => {
+    const guarded = await startTestServer('sqlite', { PLATEN_ALLOW_PRIVATE_URLS: 'false' });
+    const origin = await startOrigin((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(PNG_1X1);
+    });
+    try {
+      const { key } = await workspaceWithKey(guarded.base);
+      for (const url of [
+        `${origin.base.replace('http:', 'https:')}/logo.png`,
+        'https://127.0.0.1/x.png',
+        'https://[::1]/x.png',
+        'https://169.254.169.254/latest/meta-data',
+        `${origin.base}/logo.png`,
+      ]) {
+        const res = await http(guarded.base, 'POST', '/v1/assets/from-url', {
+          body: { url },
+          headers: bearer(key),
+        });
+        expect([url, res.status, res.json.error.details[0].path]).toEqual([url, 400, 'url']);
+        expect(res.json.error.details[0].message).toMatch(/^(private-address|protocol):/);
+      }
+    } finally {
+      await origin.close();
+      await guarded.close();
+    }
   });
 });

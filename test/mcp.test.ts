@@ -95,6 +95,7 @@ describe('the MCP server through the SDK client', () => {
         'render_template',
         'sign_render_url',
         'update_template',
+        'upload_asset_from_url',
       ].sort(),
     );
     const render = tools.find((t) => t.name === 'render_template');
@@ -271,6 +272,17 @@ describe('the MCP server through the SDK client', () => {
     expect(image?.mimeType).toBe('image/png');
     expect((await sharp(Buffer.from(image?.data ?? '', 'base64')).metadata()).width).toBe(400);
     expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
+
+    // An asset from a URL (the test server allows loopback URLs; the SSRF refusals are in agent-api.test.ts).
+    const source = await http(server.base, 'POST', '/v1/assets', {
+      raw: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+        .png()
+        .toBuffer(),
+      headers: { ...bearer(workspace.key), 'content-type': 'image/png' },
+    });
+    const copied = textOf(await call('upload_asset_from_url', { url: source.json.url }));
+    expect(copied).toMatchObject({ kind: 'image', width: 8, height: 8 });
+    expect(copied.id).not.toBe(source.json.id);
 
     const unsigned = await call('sign_render_url', { templateId, format: 'png' });
     expect([unsigned.isError, textOf(unsigned).error.code]).toEqual([true, 'CONFLICT']);

@@ -42,6 +42,8 @@ const samples: Record<string, Sample> = {
   'GET /v1/assets': {},
   'POST /v1/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
   'GET /v1/assets/:id': {},
+  // The test server allows private URLs: the owner's own asset's file, on loopback.
+  'POST /v1/assets/from-url': { body: { url: 'OWNER_ASSET_URL' } },
   'DELETE /v1/assets/:id': {},
   'POST /v1/templates/:id/batches': { body: { rows: [{ name: 'a' }] } },
   'POST /v1/templates/:id/batches/csv': {
@@ -86,7 +88,10 @@ function pathFor(route: RegisteredRoute): string {
 async function call(route: RegisteredRoute, headers: Record<string, string>) {
   const sample = samples[`${route.method} ${route.url}`] ?? {};
   return http(server.base, route.method, pathFor(route), {
-    body: sample.body,
+    body:
+      (sample.body as { url?: string } | undefined)?.url === 'OWNER_ASSET_URL'
+        ? { url: resourceIds.assetUrl }
+        : sample.body,
     raw: sample.raw,
     headers: { ...sample.headers, ...headers },
   });
@@ -131,6 +136,7 @@ async function createOwnerResources(): Promise<void> {
     headers: { ...bearer(owner.key), 'content-type': 'image/png' },
   });
   resourceIds.assets = a.json.id;
+  resourceIds.assetUrl = a.json.url;
   const r = await http(server.base, 'POST', `/v1/templates/${t.json.id}/render`, {
     body: {},
     headers: bearer(owner.key),

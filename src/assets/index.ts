@@ -6,7 +6,14 @@
 import type { Feature } from '../http/context.ts';
 import { assetRoutes, assetsTag } from './routes.ts';
 
-export { acceptUploads, assetListQuery, assetSchema, readUpload, uploadQuery } from './routes.ts';
+export {
+  acceptUploads,
+  assetListQuery,
+  assetSchema,
+  fromUrlBody,
+  readUpload,
+  uploadQuery,
+} from './routes.ts';
 
 import type { AssetService } from './service.ts';
 

@@ -45,6 +45,16 @@ export const assetSchema = z
 
 const idParams = z.object({ id: z.string().max(200) });
 export const uploadQuery = z.object({ family: z.string().trim().min(1).max(100).optional() }).strict();
+/** `POST /v1/assets/from-url` and the MCP tool `upload_asset_from_url`. */
+export const fromUrlBody = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .describe('A public https URL of the file'),
+    family: uploadQuery.shape.family.describe('Names a font (needed for WOFF2)'),
+  })
+  .strict();
 export const assetListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -158,6 +168,32 @@ export function assetRoutes(service: AssetService) {
         const principal = requirePrincipal(request.principal);
         const bytes = await readUpload(request);
         const asset = await service.upload(principal, { bytes, fontFamily: request.query.family });
+        return reply.status(201).send(asset);
+      },
+    );
+
+    app.post(
+      '/v1/assets/from-url',
+      {
+        config: { auth: 'apiKey', scope: 'asset:write' },
+        schema: operation({
+          id: 'uploadAssetFromUrl',
+          summary: 'Upload an image, font, video or audio file from a public URL',
+          description:
+            'The service fetches the URL (https; no private, loopback or link-local address on any ' +
+            'hop or redirect; at most the upload size; 30 s in all), then stores it as an upload. ' +
+            'A URL that cannot be fetched answers 400 on `url` saying why.',
+          tag,
+          body: fromUrlBody,
+          response: { 201: assetSchema },
+          errors: [400, 403, 413, 415],
+        }),
+      },
+      async (request, reply) => {
+        const asset = await service.uploadFromUrl(requirePrincipal(request.principal), {
+          url: request.body.url,
+          ...(request.body.family ? { fontFamily: request.body.family } : {}),
+        });
         return reply.status(201).send(asset);
       },
     );

@@ -15,6 +15,7 @@ import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
 import type { MediaInfo } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
+import { defaultImagePolicy, FetchRefused, guardedFetch } from '../outbound/index.ts';
 import type { AssetKind, AssetRow } from '../store/assets.ts';
 import type { Store } from '../store/index.ts';
 import { decodeCursor } from '../store/paging.ts';
@@ -71,6 +72,9 @@ async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: nu
     { path: 'body', message: 'Undecodable image' },
   ]);
 }
+
+/** The whole fetch of an asset from a URL: DNS, connection, redirects and body. */
+const FROM_URL_TIMEOUT_MS = 30_000;
 
 export interface UploadInput {
   bytes: Uint8Array;
@@ -162,6 +166,37 @@ export class AssetService {
       ...ownerOnCreate(tenancyOf(principal)),
     });
     return toAssetResponse(this.limits.baseUrl, row);
+  }
+
+  /**
+   * Uploads the file at a public URL (docs/api.md#uploading-from-a-url): fetched through the one
+   * SSRF guard (https only, no private or loopback address on any hop, redirects vetted, the body
+   * capped at the upload limit, one deadline), then classified and stored exactly as an upload. A
+   * refused or failed fetch is a 400 on `url` saying why; the URL itself is never logged.
+   */
+  async uploadFromUrl(
+    principal: Principal,
+    input: { url: string; fontFamily?: string },
+  ): Promise<AssetResponse> {
+    const policy = {
+      ...defaultImagePolicy(this.limits.allowPrivateUrls === true),
+      maxBytes: this.uploadLimitBytes,
+      timeoutMs: FROM_URL_TIMEOUT_MS,
+    };
+    let bytes: Buffer;
+    try {
+      const response = await guardedFetch(input.url, policy, { headers: { accept: '*/*' } });
+      if (response.status < 200 || response.status > 299)
+        throw new FetchRefused('http-status', `The URL answered HTTP ${response.status}.`, response.finalUrl);
+      bytes = response.bytes;
+    } catch (error) {
+      if (!(error instanceof FetchRefused)) throw error;
+      const status = error.reason === 'too-large' ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED';
+      throw new AppError(status, `The file could not be fetched: ${error.message}`, [
+        { path: 'url', message: `${error.reason}: ${error.message}` },
+      ]);
+    }
+    return this.upload(principal, { bytes, ...(input.fontFamily ? { fontFamily: input.fontFamily } : {}) });
   }
 
   /** What the upload is, by its bytes, within its kind's limits; refuses it otherwise. */

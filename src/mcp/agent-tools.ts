@@ -3,6 +3,7 @@
  * would cost, and a signed URL to hand on. Each calls the service its API route calls.
  */
 import { z } from 'zod';
+import { fromUrlBody } from '../assets/index.ts';
 import { signRequestSchema } from '../render-urls/index.ts';
 import { estimateRequestSchema, previewRequestSchema, versionPinSchema } from '../renders/index.ts';
 import { takeRateToken } from './render-tools.ts';
@@ -77,6 +78,22 @@ export const AGENT_TOOLS: ToolDefinition[] = [
     call: async (principal, args, { renderUrls }) => {
       const { templateId: id, ...input } = parsed(signArgs, args);
       return [json(await renderUrls.sign(principal, id, input))];
+    },
+  },
+  {
+    name: 'upload_asset_from_url',
+    title: 'Upload an asset from a URL',
+    description:
+      'Stores the image, font, video or audio file at a public https URL as an asset of the workspace; ' +
+      'use the answered id in a template or a render as `asset:<id>`. The service fetches it itself, ' +
+      'never from a private or loopback address, at most the upload size. Free: no credits.',
+    scope: 'asset:write',
+    inputSchema: fromUrlBody.shape,
+    call: async (principal, args, { assets }) => {
+      const { url, family } = parsed(fromUrlBody, args);
+      return [
+        json(await assets.uploadFromUrl(principal, { url, ...(family ? { fontFamily: family } : {}) })),
+      ];
     },
   },
 ];

@@ -29,6 +29,7 @@ OPERATIONS: Dict[str, str] = {
     # Assets
     "listAssets": "assets.list",
     "uploadAsset": "assets.upload",
+    "uploadAssetFromUrl": "assets.upload_from_url",
     "getAsset": "assets.get",
     "deleteAsset": "assets.delete",
     # Renders (render_async and render_and_wait use renderTemplate too)

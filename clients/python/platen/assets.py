@@ -54,6 +54,11 @@ class Assets:
         )
         return cast(Asset, answer)
 
+    def upload_from_url(self, url: str, family: Optional[str] = None) -> Asset:
+        """Stores the file at a public URL, fetched by the service (https, never a private address)."""
+        body = compact(url=url, family=family)
+        return cast(Asset, self._transport.call("POST", "/v1/assets/from-url", json_body=body))
+
     def delete(self, asset_id: str) -> None:
         """Deletes the asset and its file (designs using it can no longer render it)."""
         self._transport.call("DELETE", f"/v1/assets/{segment(asset_id)}")

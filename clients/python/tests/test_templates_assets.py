@@ -138,6 +138,8 @@ class VersionsTest(unittest.TestCase):
         names = {v["name"]: v["kind"] for v in self.platen.templates.variables(template["id"])["variables"]}
         self.assertEqual((names["name"], names["card"], names["card.visible"]), ("text", "color", "visibility"))
         preview = self.platen.templates.preview(template["id"], {"name": "p"})
+        copy = self.platen.assets.upload_from_url(self.platen.assets.upload(PNG_1X1, "image/png")["url"])
+        self.assertEqual((copy["kind"], copy["width"]), ("image", 1))
         self.assertEqual(preview[:8], b"\x89PNG\r\n\x1a\n")
         estimate = self.platen.renders.estimate(template["id"], rows=[{"name": "a"}, {"name": "a"}, {"name": "b"}])
         self.assertEqual((estimate["files"], estimate["credits"], estimate["identical"]), (3, 2, 1))

@@ -46,6 +46,14 @@ export class Assets {
     );
   }
 
+  /**
+   * Stores the file at a public URL, fetched by the service (https, never a private address, at
+   * most the upload size); a URL it cannot fetch rejects with `VALIDATION_FAILED` on `url`.
+   */
+  uploadFromUrl(url: string, options: { family?: string } = {}): Promise<Asset> {
+    return call(this.api.POST('/v1/assets/from-url', { body: { url, ...options } }));
+  }
+
   async delete(id: string): Promise<void> {
     await call(this.api.DELETE('/v1/assets/{id}', { params: { path: { id } } }));
   }

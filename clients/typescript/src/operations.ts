@@ -29,6 +29,7 @@ export const OPERATIONS = {
   previewTemplate: 'platen.templates.preview',
   listAssets: 'platen.assets.list',
   uploadAsset: 'platen.assets.upload',
+  uploadAssetFromUrl: 'platen.assets.uploadFromUrl',
   getAsset: 'platen.assets.get',
   deleteAsset: 'platen.assets.delete',
   renderTemplate: 'platen.render',

@@ -34,6 +34,12 @@ describe('platen.templates.variables, platen.renders.estimate and signedUrl', ()
       format: 'png',
       modifications: { name: 'b' },
     });
+    const source = await platen.assets.upload(
+      new Uint8Array(await (await fetch(signed.url)).arrayBuffer()),
+      'image/png',
+    );
+    const copy = await platen.assets.uploadFromUrl(source.url);
+    expect([copy.kind, copy.width]).toEqual(['image', 400]);
     const image = await fetch(signed.url);
     expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
