@@ -26,6 +26,7 @@ const PUBLIC_FIELDS = [
   'brandTitle',
   'downloadsEnabled',
   'enabled',
+  'publishedOnly',
   'smartResizeEnabled',
 ];
 
@@ -54,6 +55,7 @@ for (const backend of backends) {
             multiTenant: true,
             sessionTtlSeconds: 3600,
             mintRequiresApiKey: false,
+            publishedOnly: false,
           });
           expect(created.json.id).toMatch(/^emb_[0-9A-Za-z]{16,}$/);
           const id = created.json.id;
@@ -78,6 +80,7 @@ for (const backend of backends) {
             multiTenant: false,
             sessionTtlSeconds: 60,
             mintRequiresApiKey: true,
+            publishedOnly: true,
           };
           for (const [field, value] of Object.entries(changes)) {
             const res = await admin(server.base, 'PATCH', `/embeds/${id}`, { [field]: value });

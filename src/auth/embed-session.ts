@@ -122,7 +122,14 @@ export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionToke
     return {
       workspaceId: embed.workspaceId,
       scopes: new Set(embedScopes(embed)),
-      actor: { type: 'embed_session', embedId, userId: claims.userId, isolated: embed.multiTenant },
+      actor: {
+        type: 'embed_session',
+        embedId,
+        userId: claims.userId,
+        isolated: embed.multiTenant,
+        // The team working in the console's studio edits drafts whatever the embed shows others.
+        publishedOnly: embed.publishedOnly && claims.consoleSession === null,
+      },
       address,
     };
   };

@@ -11,7 +11,14 @@ export type Actor =
   /** `prefix`: the key's first characters, the only part of it anyone may see again. */
   | { type: 'api_key'; id: string; prefix: string }
   /** `isolated`: the embed is multi-tenant, so the session sees its user's templates and shared ones. */
-  | { type: 'embed_session'; embedId: string; userId: string | null; isolated: boolean }
+  | {
+      type: 'embed_session';
+      embedId: string;
+      userId: string | null;
+      isolated: boolean;
+      /** The embed shows the workspace's templates only as published, read-only (docs/versions.md). */
+      publishedOnly: boolean;
+    }
   | { type: 'oauth'; clientId: string; userId: string }
   /** A signed render URL, by the URL-signing secret that verified it. */
   | { type: 'signed_url'; secretId: string }

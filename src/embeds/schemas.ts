@@ -30,6 +30,12 @@ export const embedSettingsSchema = z
         "Require the customer's backend to authenticate the minting call with a workspace API key " +
           '(`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId.',
       ),
+    publishedOnly: z
+      .boolean()
+      .describe(
+        "Show the workspace's templates only as their latest published version, read-only; one never " +
+          "published is not shown. End-users' own templates (multi-tenant) stay editable drafts.",
+      ),
   })
   .strict();
 
@@ -49,6 +55,7 @@ export const publicEmbedInfoSchema = z
     downloadsEnabled: z.boolean(),
     assetPickerEnabled: z.boolean(),
     smartResizeEnabled: z.boolean(),
+    publishedOnly: z.boolean().describe("The workspace's templates show as published, read-only"),
   })
   .meta({ id: 'PublicEmbedInfo' });
 

@@ -33,6 +33,7 @@ export const EMBED_DEFAULTS: EmbedSettings = {
   multiTenant: true,
   sessionTtlSeconds: 3600,
   mintRequiresApiKey: false,
+  publishedOnly: false,
 };
 
 export interface PublicEmbedInfo {
@@ -43,6 +44,7 @@ export interface PublicEmbedInfo {
   downloadsEnabled: boolean;
   assetPickerEnabled: boolean;
   smartResizeEnabled: boolean;
+  publishedOnly: boolean;
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'The embed was not found.');
@@ -56,6 +58,7 @@ const securityRelevant = (embed: EmbedSettings) => ({
   downloadsEnabled: embed.downloadsEnabled,
   assetPickerEnabled: embed.assetPickerEnabled,
   sessionTtlSeconds: embed.sessionTtlSeconds,
+  publishedOnly: embed.publishedOnly,
 });
 
 export class EmbedService {
@@ -137,6 +140,7 @@ export class EmbedService {
       downloadsEnabled: embed.downloadsEnabled,
       assetPickerEnabled: embed.assetPickerEnabled,
       smartResizeEnabled: embed.smartResizeEnabled,
+      publishedOnly: embed.publishedOnly,
     };
   }
 

@@ -32,6 +32,7 @@ import { peopleAuditMigration } from './migrations/012_people_audit.ts';
 import { holdsAndPreviousKeysMigration } from './migrations/013_holds_and_previous_keys.ts';
 import { mediaAssetsMigration } from './migrations/014_media_assets.ts';
 import { templateVersionsMigration } from './migrations/015_template_versions.ts';
+import { embedPublishedOnlyMigration } from './migrations/016_embed_published_only.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -71,6 +72,7 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
     '013_holds_and_previous_keys': holdsAndPreviousKeysMigration,
     '014_media_assets': mediaAssetsMigration,
     '015_template_versions': templateVersionsMigration,
+    '016_embed_published_only': embedPublishedOnlyMigration,
   };
   return { getMigrations: async () => all };
 }

@@ -16,6 +16,8 @@ export interface EmbedRecord {
   multiTenant: boolean;
   sessionTtlSeconds: number;
   mintRequiresApiKey: boolean;
+  /** The workspace's templates show as their latest published version only, read-only. */
+  publishedOnly: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +43,7 @@ function toRecord(row: Omit<EmbedsTable, 'console'>): EmbedRecord {
     multiTenant: Boolean(row.multi_tenant),
     sessionTtlSeconds: Number(row.session_ttl_seconds),
     mintRequiresApiKey: Boolean(row.mint_requires_api_key),
+    publishedOnly: Boolean(row.published_only),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -59,6 +62,7 @@ function toColumns(settings: Partial<EmbedSettings>): Partial<Omit<EmbedsTable, 
     multi_tenant: bit(settings.multiTenant),
     session_ttl_seconds: settings.sessionTtlSeconds,
     mint_requires_api_key: bit(settings.mintRequiresApiKey),
+    published_only: bit(settings.publishedOnly),
   };
   return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
 }

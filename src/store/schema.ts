@@ -166,6 +166,8 @@ export interface EmbedsTable {
   multi_tenant: number;
   session_ttl_seconds: number;
   mint_requires_api_key: number;
+  /** Migration 016: the workspace's templates show as their latest published version only. */
+  published_only: number;
   created_at: string;
   updated_at: string;
   /** 1 for the console's own embed of the workspace (hidden from lists). */

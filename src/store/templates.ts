@@ -58,7 +58,7 @@ export type SaveOutcome =
   | { kind: 'missing' };
 
 /** Which templates a list shows (see OwnerFilter): all, or the workspace's own, an end-user's, shared ones. */
-export type TemplateVisibility = OwnerFilter;
+export type TemplateVisibility = (OwnerFilter & { publishedOnly?: boolean }) | undefined;
 
 function toRecord(row: TemplatesTable): TemplateRecord {
   return {
@@ -144,6 +144,19 @@ export class TemplateRepository {
     visibility: TemplateVisibility = undefined,
   ): Promise<ResultPage<TemplateRecord>> {
     let query = this.db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId);
+    // The workspace's own templates (owner null) only once published (an embed's publishedOnly).
+    if (visibility?.publishedOnly)
+      query = query.where((eb) =>
+        eb.or([
+          eb('owner_user_id', 'is not', null),
+          eb.exists(
+            eb
+              .selectFrom('template_versions')
+              .select('template_versions.number')
+              .whereRef('template_versions.template_id', '=', 'templates.id'),
+          ),
+        ]),
+      );
     if (visibility) {
       const { workspaceOwned, endUser, sharedToo } = visibility;
       query = query.where((eb) =>

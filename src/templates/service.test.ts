@@ -23,10 +23,10 @@ const apiKey = (): Principal => ({
   actor: { type: 'api_key', id: 'key_test', prefix: 'plt_test…' },
   address: null,
 });
-const session = (userId: string | null, isolated = true): Principal => ({
+const session = (userId: string | null, isolated = true, publishedOnly = false): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
-  actor: { type: 'embed_session', embedId: 'emb_test', userId, isolated },
+  actor: { type: 'embed_session', embedId: 'emb_test', userId, isolated, publishedOnly },
   address: null,
 });
 const code = (promise: Promise<unknown>) =>

@@ -131,10 +131,21 @@ export class TemplateService {
       page,
       accessOf(principal).visibility,
     );
-    return { items: found.items.map((t) => this.record(t)), nextCursor: found.nextCursor };
+    const access = accessOf(principal);
+    return {
+      // A template shown as published: its thumbnail is the draft's picture, so none is shown.
+      items: found.items.map((t) =>
+        access.pinsPublished(t) ? { ...this.record(t), thumbnailUrl: null } : this.record(t),
+      ),
+      nextCursor: found.nextCursor,
+    };
   }
 
   async create(principal: Principal, input: CreateTemplateInput): Promise<TemplateView> {
+    const access = accessOf(principal);
+    // A workspace template made here would be an unpublished draft it could neither see nor save.
+    if (access.pinsPublished({ ownerUserId: access.ownerOnCreate }))
+      throw new AppError('FORBIDDEN', 'This embed shows published templates only; it creates none.');
     const document =
       input.document !== undefined
         ? validateDocument(input.document)
@@ -145,7 +156,7 @@ export class TemplateService {
         name: input.name,
         document,
         shared: input.shared,
-        ownerUserId: accessOf(principal).ownerOnCreate,
+        ownerUserId: access.ownerOnCreate,
         embedId: embedIdOf(principal.actor),
       },
       this.eventHook(principal, 'template.create'),
@@ -155,7 +166,21 @@ export class TemplateService {
   }
 
   async get(principal: Principal, id: string): Promise<TemplateView> {
-    return this.view(await this.visible(principal, id, (templateId) => this.store.templates.get(templateId)));
+    const template = await this.visible(principal, id, (templateId) => this.store.templates.get(templateId));
+    if (!accessOf(principal).pinsPublished(template)) return this.view(template);
+    // An embed that shows published templates only: the latest version, never the draft.
+    const number = await this.versionNumber(id, 'latest');
+    const version = await this.store.templateVersions.get(id, number);
+    if (!version) throw noVersion(number);
+    const { width, height, pageCount } = version;
+    return {
+      ...this.view(template),
+      width,
+      height,
+      pageCount,
+      thumbnailUrl: null,
+      document: version.document,
+    };
   }
 
   async save(principal: Principal, id: string, input: SaveTemplateInput): Promise<TemplateView> {
@@ -200,8 +225,10 @@ export class TemplateService {
     const meta = await this.visible(principal, id, (templateId) =>
       this.store.templates.renderMeta(templateId),
     );
-    if (version === undefined) return meta;
-    const number = await this.versionNumber(id, version);
+    // An embed that shows published templates only renders the workspace's as published.
+    const pin = version ?? (accessOf(principal).pinsPublished(meta) ? 'latest' : undefined);
+    if (pin === undefined) return meta;
+    const number = await this.versionNumber(id, pin);
     const facts = await this.store.templateVersions.renderFacts(id, number);
     if (!facts) throw noVersion(number);
     const { documentHash, pageIds, activePageId } = facts;
@@ -285,14 +312,21 @@ export class TemplateService {
     const row = isIdOf('template', id) ? await read(id) : null;
     if (!row) throw new AppError('NOT_FOUND', 'The template was not found.');
     assertSameWorkspace(principal, row.workspaceId);
-    if (!accessOf(principal).canSee(row)) throw new AppError('NOT_FOUND', 'The template was not found.');
+    const access = accessOf(principal);
+    if (!access.canSee(row)) throw new AppError('NOT_FOUND', 'The template was not found.');
+    // Shown as published only: one never published does not exist for this principal.
+    if (access.pinsPublished(row) && (await this.store.templateVersions.latestNumber(id)) === null)
+      throw new AppError('NOT_FOUND', 'The template was not found.');
     return row;
   }
 
   /** Visible and the principal's to change (a shared template is read-only to a tenant: 403). */
   async changeable(principal: Principal, id: string): Promise<TemplateRenderMeta> {
     const meta = await this.renderMeta(principal, id);
-    if (!accessOf(principal).canChange(meta)) {
+    const access = accessOf(principal);
+    if (access.pinsPublished(meta))
+      throw new AppError('FORBIDDEN', 'This embed shows published templates only; they are read-only here.');
+    if (!access.canChange(meta)) {
       throw new AppError('FORBIDDEN', 'This template is shared with you read-only.');
     }
     return meta;

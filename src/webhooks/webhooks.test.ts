@@ -217,7 +217,7 @@ describe('operator API', () => {
 const session = (workspaceId: string, userId = 'u1'): Principal => ({
   workspaceId,
   scopes: new Set(SCOPES),
-  actor: { type: 'embed_session', embedId: 'emb_x', userId, isolated: true },
+  actor: { type: 'embed_session', embedId: 'emb_x', userId, isolated: true, publishedOnly: false },
   address: null,
 });
 const apiKey = (workspaceId: string): Principal => ({

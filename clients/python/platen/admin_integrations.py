@@ -32,6 +32,7 @@ def _embed_fields(
     multi_tenant: Optional[bool],
     session_ttl_seconds: Optional[int],
     mint_requires_api_key: Optional[bool],
+    published_only: Optional[bool] = None,
 ) -> Dict[str, Any]:
     return compact(
         brandTitle=brand_title,
@@ -44,6 +45,7 @@ def _embed_fields(
         multiTenant=multi_tenant,
         sessionTtlSeconds=session_ttl_seconds,
         mintRequiresApiKey=mint_requires_api_key,
+        publishedOnly=published_only,
     )
 
 
@@ -67,12 +69,13 @@ class AdminEmbeds:
         multi_tenant: Optional[bool] = None,
         session_ttl_seconds: Optional[int] = None,
         mint_requires_api_key: Optional[bool] = None,
+        published_only: Optional[bool] = None,
     ) -> EmbedConfig:
         """A new embed; unset fields take the defaults (on, multi-tenant, 3600 s, no key to mint)."""
         body = _embed_fields(
             brand_title, brand_icon_url, brand_accent_color, enabled, downloads_enabled,
             asset_picker_enabled, smart_resize_enabled, multi_tenant, session_ttl_seconds,
-            mint_requires_api_key,
+            mint_requires_api_key, published_only,
         )  # fmt: skip
         path = f"/admin/v1/workspaces/{segment(workspace_id)}/embeds"
         return cast(EmbedConfig, self._transport.call("POST", path, json_body=body))
@@ -98,12 +101,13 @@ class AdminEmbeds:
         multi_tenant: Optional[bool] = None,
         session_ttl_seconds: Optional[int] = None,
         mint_requires_api_key: Optional[bool] = None,
+        published_only: Optional[bool] = None,
     ) -> EmbedConfig:
         """Changes the given fields; toggles take effect at every session's next request."""
         body = _embed_fields(
             brand_title, brand_icon_url, brand_accent_color, enabled, downloads_enabled,
             asset_picker_enabled, smart_resize_enabled, multi_tenant, session_ttl_seconds,
-            mint_requires_api_key,
+            mint_requires_api_key, published_only,
         )  # fmt: skip
         path = f"/admin/v1/embeds/{segment(embed_id)}"
         return cast(EmbedConfig, self._transport.call("PATCH", path, json_body=body))

@@ -223,6 +223,7 @@ class PublicEmbedInfo(TypedDict):
     downloadsEnabled: bool
     assetPickerEnabled: bool
     smartResizeEnabled: bool
+    publishedOnly: bool
 
 
 class EmbedSession(TypedDict):

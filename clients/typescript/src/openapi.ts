@@ -1492,6 +1492,8 @@ export interface components {
             sessionTtlSeconds: number;
             /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
             mintRequiresApiKey: boolean;
+            /** @description Show the workspace's templates only as their latest published version, read-only; one never published is not shown. End-users' own templates (multi-tenant) stay editable drafts. */
+            publishedOnly: boolean;
             id: string;
             workspaceId: string;
             createdAt: string;
@@ -1505,6 +1507,8 @@ export interface components {
             downloadsEnabled: boolean;
             assetPickerEnabled: boolean;
             smartResizeEnabled: boolean;
+            /** @description The workspace's templates show as published, read-only */
+            publishedOnly: boolean;
         };
         EmbedSession: {
             token: string;
@@ -6912,6 +6916,8 @@ export interface operations {
                     sessionTtlSeconds?: number;
                     /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
                     mintRequiresApiKey?: boolean;
+                    /** @description Show the workspace's templates only as their latest published version, read-only; one never published is not shown. End-users' own templates (multi-tenant) stay editable drafts. */
+                    publishedOnly?: boolean;
                 };
             };
         };
@@ -7127,6 +7133,8 @@ export interface operations {
                     sessionTtlSeconds?: number;
                     /** @description Require the customer's backend to authenticate the minting call with a workspace API key (`Authorization: Bearer plt_…`): without it anyone who knows the embed id can mint a session for any userId. */
                     mintRequiresApiKey?: boolean;
+                    /** @description Show the workspace's templates only as their latest published version, read-only; one never published is not shown. End-users' own templates (multi-tenant) stay editable drafts. */
+                    publishedOnly?: boolean;
                 };
             };
         };

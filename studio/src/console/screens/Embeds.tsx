@@ -10,6 +10,7 @@ const TOGGLES = [
   ['assetPickerEnabled', 'Asset picker'],
   ['smartResizeEnabled', 'Smart resize'],
   ['multiTenant', 'Multi-tenant (each end-user sees their own templates)'],
+  ['publishedOnly', 'Published templates only (the latest version, read-only)'],
 ] as const;
 
 export function snippet(embedId: string): string {
