@@ -8,9 +8,9 @@
  * against a fresh Platen service, interleaved round by round (head-to-head.ts). Writes
  * bench/results/api.json. `--quick` runs each phase briefly (CI smoke).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { signUrl } from '../src/auth/index.ts';
@@ -22,6 +22,7 @@ import { bulkThroughput } from './bulk.ts';
 import { chromiumLatency } from './chromium.ts';
 import { benchDocument, photoDataUri, photoJpeg } from './designs.ts';
 import { formatHeadToHead, headToHead } from './head-to-head.ts';
+import { BENCH_ADMIN_TOKEN, startPlaten } from './platen-service.ts';
 import { childPeaksMb, cpuMs, statusMb } from './proc.ts';
 import { type Stat, timed } from './stats.ts';
 
@@ -32,7 +33,7 @@ const quick = process.argv.includes('--quick');
 const seconds = quick ? 2 : 10;
 const iterations = quick ? 10 : 60;
 const warmups = quick ? 3 : 10;
-const ADMIN = 'bench-admin-token-0123456789';
+const ADMIN = BENCH_ADMIN_TOKEN;
 const PHOTO_ID = 'ast_benchphotobenchphoto00';
 
 interface Row {
@@ -77,32 +78,6 @@ async function rawPoolRate(photo: Buffer): Promise<number> {
   const rate = count / ((performance.now() - started) / 1000);
   await pool.close();
   return rate;
-}
-
-async function startServer(port: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'platen-bench-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PLATEN_DATA_DIR: dataDir,
-      PLATEN_ADMIN_TOKEN: ADMIN,
-      PLATEN_LOG_LEVEL: 'warn',
-      PLATEN_RENDER_RATE_LIMIT: '0',
-      PLATEN_BOOTSTRAP: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
 }
 
 async function post(base: string, path: string, body: unknown, token: string) {
@@ -312,7 +287,7 @@ async function main() {
   const photo = await photoJpeg();
   const poolRate = await rawPoolRate(photo);
   const chromium = await chromiumLatency(await photoDataUri(), iterations, warmups);
-  const { base, child } = await startServer(await freePort());
+  const { base, child } = await startPlaten(await freePort());
   try {
     const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
     const ws = (await (

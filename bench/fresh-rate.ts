@@ -6,15 +6,14 @@
  * 10-second rounds; the builds take turns round by round. Prints a table of the median renders/s
  * per build and writes bench/results/fresh-rate.json.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { freePort } from '../test/harness/ports.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
+import { BENCH_ADMIN_TOKEN, startPlaten } from './platen-service.ts';
 
-const ADMIN = 'bench-admin-token-0123456789';
+const ADMIN = BENCH_ADMIN_TOKEN;
 let rounds = 3;
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
@@ -33,30 +32,7 @@ interface Service {
 }
 
 async function start(dist: string): Promise<Service> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(dist, 'main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PLATEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'platen-fresh-')),
-      PLATEN_ADMIN_TOKEN: ADMIN,
-      PLATEN_LOG_LEVEL: 'warn',
-      PLATEN_RENDER_RATE_LIMIT: '0',
-      PLATEN_BOOTSTRAP: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { base, child } = await startPlaten(await freePort(), dist);
   const post = async (path: string, body: unknown, token: string, type = 'application/json') => {
     const res = await fetch(base + path, {
       method: 'POST',
