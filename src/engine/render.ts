@@ -21,6 +21,7 @@ import { renderRasterPage } from './backends/raster.ts';
 import { RenderError } from './errors.ts';
 import { type CheckedJob, checkJob } from './job.ts';
 import { renderLimits } from './limits.ts';
+import { type PreflightJob, preflightInProcess } from './preflight/index.ts';
 import { isVideoFormat, MIME_TYPES, type RenderedFile, type RenderJob } from './types.ts';
 import { ClipFrames } from './video/clips.ts';
 import { MediaCatalog } from './video/media.ts';
@@ -35,6 +36,7 @@ export interface RenderOptions {
 }
 
 export async function renderInProcess(job: RenderJob, options: RenderOptions = {}): Promise<RenderedFile[]> {
+  if (job.preflight) return [await preflightFile(job, job.preflight)];
   const checked = checkJob(job);
   // Motion: the video pipeline (src/engine/video/) takes the whole job.
   if (isVideoFormat(job.format))
@@ -51,6 +53,18 @@ export async function renderInProcess(job: RenderJob, options: RenderOptions = {
   } finally {
     await scratch?.dispose();
   }
+}
+
+/** A preflight's answer as the one file a job answers, so the pool carries it like any render. */
+async function preflightFile(job: RenderJob, preflight: PreflightJob): Promise<RenderedFile> {
+  const answer = await preflightInProcess(job, preflight);
+  return {
+    bytes: new TextEncoder().encode(JSON.stringify(answer)),
+    width: 0,
+    height: 0,
+    mimeType: 'application/json',
+    pageIds: job.pageIds,
+  };
 }
 
 async function renderStills(

@@ -1,5 +1,6 @@
 /** The render job and its outputs: what callers hand the renderer and what they get back. */
 import type { DesignDocument } from '../design/index.ts';
+import type { PreflightJob } from './preflight/index.ts';
 
 export type StillFormat = 'png' | 'jpeg' | 'webp' | 'pdf';
 /** Motion (docs/design-document.md, "Motion"): one video file of the pages as scenes. */
@@ -64,6 +65,11 @@ export interface RenderJob {
    * settings as the base of the next, re-encoding only what changed (backends/striped.ts).
    */
   cacheKey?: string;
+  /**
+   * Check the document instead of drawing it (src/engine/preflight): the answer is one JSON file
+   * holding a PreflightAnswer.
+   */
+  preflight?: PreflightJob;
 }
 
 export interface RenderedFile {

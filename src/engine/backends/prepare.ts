@@ -44,7 +44,8 @@ import { Lru } from './lru.ts';
 
 let measurer: ReturnType<typeof createCanvasMeasurer> | null = null;
 
-function processMeasurer(): ReturnType<typeof createCanvasMeasurer> {
+/** The process's one text measurer (its width cache is shared by every render and preflight). */
+export function processMeasurer(): ReturnType<typeof createCanvasMeasurer> {
   measurer ??= createCanvasMeasurer(createCanvas(1, 1).getContext('2d'));
   return measurer;
 }
@@ -81,7 +82,8 @@ const dataUriIds = new Lru<string, { id: string; textLength: number }>({
   weigh: (entry) => entry.textLength,
 });
 
-async function loadImage(src: string, context: SourceContext): Promise<LoadedImage> {
+/** An image source, loaded and decoded (cached); throws ImageSourceError when it cannot be. */
+export async function loadImage(src: string, context: SourceContext): Promise<LoadedImage> {
   const kept = context.loadedImages?.get(src);
   if (kept) return kept;
   const image = await readImage(src, context);

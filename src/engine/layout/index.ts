@@ -20,7 +20,7 @@ export { type LayoutResult, layoutPage } from './page.ts';
 export { planSvgDrawing, readSvg, type SvgDocument, svgIntrinsicSize } from './svg/document.ts';
 export { SVG_MAX_FILTER_WORK, type SvgFilterCost, svgFilterCost, svgFilterWork } from './svg/filters.ts';
 export { SvgError, type XmlElement } from './svg/xml.ts';
-export { layoutText, type TextLayout } from './text/layout-text.ts';
+export { layoutText, type TextFit, type TextLayout } from './text/layout-text.ts';
 export type * from './types.ts';
 
 /**

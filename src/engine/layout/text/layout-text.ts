@@ -59,6 +59,19 @@ export interface TextLayout {
   runs: TextRunOp[];
   fontSize: number;
   lines: WrappedLine[];
+  /** How the text met its box at `fontSize` (what preflight reports; drawing ignores it). */
+  fit: TextFit;
+}
+
+export interface TextFit {
+  /** Height of the laid-out lines, in page units. */
+  height: number;
+  /** A word wider than the box was broken inside. */
+  brokeWord: boolean;
+  /** Lines were dropped to honour maxLines. */
+  truncated: boolean;
+  /** Neither: every line is whole and inside the box. */
+  fits: boolean;
 }
 
 /** Granularity of the auto-fit search, in page units. */
@@ -308,5 +321,11 @@ export function layoutText(el: TextElement, env: LayoutEnv): TextLayout {
     lineTop += lineBox;
   });
   const { layers } = context;
-  return { ops: layers.ops(), runs: layers.runs, fontSize: wrap.size, lines: wrap.lines };
+  const fit: TextFit = {
+    height: wrap.height,
+    brokeWord: wrap.brokeWord,
+    truncated: wrap.truncated,
+    fits: fits(el, wrap),
+  };
+  return { ops: layers.ops(), runs: layers.runs, fontSize: wrap.size, lines: wrap.lines, fit };
 }
