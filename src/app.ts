@@ -23,6 +23,7 @@ import { mcpFeature } from './mcp/index.ts';
 import { oauthFeature } from './oauth/index.ts';
 import { metricsFeature } from './observability/index.ts';
 import { signInFeature, usersFeature } from './people/index.ts';
+import { preflightFeature } from './preflight/index.ts';
 import { renderUrlsFeature, urlSecretsFeature } from './render-urls/index.ts';
 import { renderHistoryFeature, rendersFeature } from './renders/index.ts';
 import type { Services } from './services.ts';
@@ -75,6 +76,7 @@ function allFeatures(services: Services, logger: Logger): Feature[] {
     fileServingFeature(files),
     templatesFeature(services.templates),
     versionsFeature(services.templateVersions, services.limiter),
+    preflightFeature(services.preflight, services.limiter),
     assetsFeature(services.assets, config.PLATEN_MAX_ASSET_BYTES),
     rendersFeature(services.renders, services.background, services.limiter),
     renderHistoryFeature(services.renderHistory),

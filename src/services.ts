@@ -24,6 +24,7 @@ import { createFileStore, type FileStore } from './files/index.ts';
 import { OAuthService, oauthSettings } from './oauth/index.ts';
 import { Metrics } from './observability/index.ts';
 import { PeopleService } from './people/index.ts';
+import { PreflightService } from './preflight/index.ts';
 import { createRateLimiter, type RateLimiter } from './ratelimit/index.ts';
 import { RenderUrlService } from './render-urls/index.ts';
 import {
@@ -59,6 +60,7 @@ export interface Services {
   apiKeys: ApiKeyService;
   templates: TemplateService;
   templateVersions: TemplateVersionService;
+  preflight: PreflightService;
   thumbnails: ThumbnailService;
   renderUrls: RenderUrlService;
   embeds: EmbedService;
@@ -178,6 +180,13 @@ export async function createServices(
     render: (job) => pool.render(job),
     allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
   });
+  const preflight = new PreflightService({
+    templates,
+    inputs,
+    render: (job) => pool.render(job),
+    allowPrivateUrls: config.PLATEN_ALLOW_PRIVATE_URLS,
+    timeoutMs: config.PLATEN_RENDER_TIMEOUT_MS,
+  });
   const renderHistory = new RenderHistory(store);
   const renderUrls = new RenderUrlService({
     store,
@@ -270,6 +279,7 @@ export async function createServices(
     credits,
     templates,
     templateVersions,
+    preflight,
     workspaces,
     apiKeys,
     embedTokens,
