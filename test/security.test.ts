@@ -63,12 +63,13 @@ const samples: Record<string, Sample> = {
   'GET /v1/templates/:id/variables': {},
   'POST /v1/templates/:id/estimate': { body: { format: 'png', rows: [{ name: 'a' }] } },
   'POST /v1/templates/:id/preview': { body: { modifications: { name: 'a' } } },
+  'POST /v1/templates/:id/preflight': { body: { rows: [{ name: 'a' }, { name: 'b' }] } },
   // The owner's workspace has a URL-signing secret (createOwnerResources).
   'POST /v1/templates/:id/signed-url': { body: { format: 'png', modifications: { name: 'a' } } },
 };
 
 /** POST routes that make nothing new, so answer 200 (not 201). */
-const POST_OK = ['/render', '/cancel', '/rollback', '/estimate', '/signed-url', '/preview'];
+const POST_OK = ['/render', '/cancel', '/rollback', '/estimate', '/signed-url', '/preview', '/preflight'];
 const answersOk = (route: RegisteredRoute) => POST_OK.some((end) => route.url.endsWith(end));
 
 let server: TestServer;
@@ -102,7 +103,8 @@ beforeAll(async () => {
     setTimeout(() => response.writeHead(404).end(), 1_500);
   });
   server = await startTestServer();
-  owner = await workspaceWithKey(server.base);
+  // Every route of every sweep makes the owner's resources again, a render and a batch among them.
+  owner = await workspaceWithKey(server.base, { credits: 10_000 });
   other = await workspaceWithKey(server.base);
   const suspended = await workspaceWithKey(server.base);
   suspendedKey = suspended.key;

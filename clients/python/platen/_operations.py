@@ -26,6 +26,7 @@ OPERATIONS: Dict[str, str] = {
     "diffTemplateImage": "templates.diff_image",
     "getTemplateVariables": "templates.variables",
     "previewTemplate": "templates.preview",
+    "preflightTemplate": "templates.preflight",
     # Assets
     "listAssets": "assets.list",
     "uploadAsset": "assets.upload",

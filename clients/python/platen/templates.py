@@ -6,7 +6,7 @@ instead of being overwritten.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Optional, Union, cast
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Union, cast
 
 from ._transport import Transport, segment
 from ._util import compact, iterate_pages
@@ -152,6 +152,26 @@ class Templates:
         )
         accept = "image/jpeg" if format == "jpeg" else "image/png"
         return self._transport.request("POST", path, json_body=body, headers={"Accept": accept}).body
+
+    def preflight(
+        self,
+        template_id: str,
+        modifications: Optional[Mapping[str, str]] = None,
+        rows: Optional[Sequence[Mapping[str, str]]] = None,
+        format: str = "png",
+        page_id: Optional[str] = None,
+        version: Optional[VersionRef] = None,
+    ) -> Dict[str, Any]:
+        """What a render would get wrong, free: findings for `modifications`, or for up to 1,000 sample `rows`."""
+        path = f"/v1/templates/{segment(template_id)}/preflight"
+        body = compact(
+            format=format,
+            modifications=dict(modifications) if modifications is not None else None,
+            rows=[dict(row) for row in rows] if rows is not None else None,
+            pageId=page_id,
+            version=version,
+        )
+        return cast(Dict[str, Any], self._transport.call("POST", path, json_body=body))
 
     def diff_image(
         self,

@@ -141,6 +141,8 @@ class VersionsTest(unittest.TestCase):
         copy = self.platen.assets.upload_from_url(self.platen.assets.upload(PNG_1X1, "image/png")["url"])
         self.assertEqual((copy["kind"], copy["width"]), ("image", 1))
         self.assertEqual(preview[:8], b"\x89PNG\r\n\x1a\n")
+        checked = self.platen.templates.preflight(template["id"], rows=[{"name": "fine"}, {"name": "สวัสดี"}])
+        self.assertEqual((checked["rowsWithErrors"], checked["findings"][0]["code"]), ([1], "missing-glyphs"))
         estimate = self.platen.renders.estimate(template["id"], rows=[{"name": "a"}, {"name": "a"}, {"name": "b"}])
         self.assertEqual((estimate["files"], estimate["credits"], estimate["identical"]), (3, 2, 1))
         with self.assertRaises(PlatenError) as none:

@@ -76,6 +76,8 @@ export type {
 export { type SignRenderUrlInput, signRenderUrl } from './signed-urls.ts';
 export type {
   CreateTemplate,
+  PreflightFinding,
+  PreflightReport,
   SaveTemplate,
   Template,
   Templates,

@@ -27,6 +27,7 @@ export const OPERATIONS = {
   diffTemplateImage: 'platen.templates.diffImage',
   getTemplateVariables: 'platen.templates.variables',
   previewTemplate: 'platen.templates.preview',
+  preflightTemplate: 'platen.templates.preflight',
   listAssets: 'platen.assets.list',
   uploadAsset: 'platen.assets.upload',
   uploadAssetFromUrl: 'platen.assets.uploadFromUrl',

@@ -22,6 +22,8 @@ export type UpdateTemplate = NonNullable<
 export type TemplateVersion = components['schemas']['TemplateVersion'];
 export type TemplateVersionWithDocument = components['schemas']['TemplateVersionWithDocument'];
 export type TemplateDiff = components['schemas']['TemplateDiff'];
+export type PreflightReport = components['schemas']['PreflightReport'];
+export type PreflightFinding = components['schemas']['PreflightFinding'];
 export type TemplateVariables = components['schemas']['TemplateVariables'];
 /** A version number, `latest` (the last published), or, in a diff, `draft`. */
 export type VersionRef = number | 'latest';
@@ -137,5 +139,14 @@ export class Templates {
       }),
     );
     return new Uint8Array(bytes as ArrayBuffer);
+  }
+
+  /**
+   * What a render would get wrong, free: missing glyphs, overflowing or cut text, low-resolution
+   * images, low contrast, failed images, elements beyond the page. With `modifications`, or up to
+   * 1,000 sample `rows`. It counts against the render rate limit.
+   */
+  preflight(id: string, body: JsonBody<'preflightTemplate'> = {}): Promise<PreflightReport> {
+    return call(this.api.POST('/v1/templates/{id}/preflight', { params: { path: { id } }, body }));
   }
 }

@@ -22,6 +22,12 @@ describe('platen.templates.variables, platen.renders.estimate and signedUrl', ()
     });
     expect([preview[0], preview[1]]).toEqual([0xff, 0xd8]);
 
+    const checked = await platen.templates.preflight(templateId, {
+      rows: [{ name: 'fine' }, { name: 'สวัสดี' }],
+    });
+    expect(checked.rowsWithErrors).toEqual([1]);
+    expect(checked.findings[0]).toMatchObject({ code: 'missing-glyphs', row: 1, severity: 'error' });
+
     const estimate = await platen.renders.estimate(templateId, { rows: [{ name: 'a' }, { name: 'a' }] });
     expect(estimate).toEqual({ renders: 2, files: 2, credits: 1, identical: 1, balance: 10, enough: true });
     expect(await ledger()).toEqual([10]);
