@@ -30,12 +30,22 @@ export function failureOf(result: CallToolResult): ToolFailure | null {
   };
 }
 
-/** A thrown call: the host or the server refused it (a missing scope answers HTTP 403 before any tool runs). */
+/**
+ * A thrown call: the host or the server refused it. A missing scope is refused by HTTP 403 before
+ * any tool runs; hosts relay it as an error whose message carries the API's `{"error": …}` body.
+ */
 export function failureOfThrown(error: unknown): ToolFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (/\b403\b|insufficient_scope|INSUFFICIENT_SCOPE/i.test(message))
-    return { code: 'INSUFFICIENT_SCOPE', message: `Refused: the token lacks the scope for this. ${message}` };
-  return { code: 'ERROR', message };
+  const start = message.indexOf('{"error"');
+  if (start >= 0) {
+    try {
+      const body = JSON.parse(message.slice(start)) as { error?: Partial<ToolFailure> };
+      if (body.error?.code) return { code: body.error.code, message: body.error.message ?? message };
+    } catch {
+      // not the API's body after all: the message as it is, below
+    }
+  }
+  return { code: /\b403\b/.test(message) ? 'INSUFFICIENT_SCOPE' : 'ERROR', message };
 }
 
 /** The picture to show: inline image content first (it needs no network), else a render's file URL. */
