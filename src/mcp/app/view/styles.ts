@@ -36,7 +36,7 @@ input[type="text"] {
   background: var(--color-background-secondary, Field); color: inherit;
 }
 input[type="color"] { width: 48px; height: 28px; padding: 0; border: 0; background: none; }
-.actions { display: flex; gap: 8px; flex-wrap: wrap; }
+.actions { display: flex; gap: 8px; flex-wrap: wrap; margin-top: 12px; }
 button {
   font: inherit; padding: 6px 12px; border-radius: 6px; cursor: pointer;
   border: 1px solid var(--color-border-primary, color-mix(in srgb, CanvasText 25%, transparent));
