@@ -26,12 +26,14 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
   let browser: Browser;
   let person: Person;
   let workspaceId: string;
+  let workspaceKey: string;
   let templateId: string;
 
   beforeAll(async () => {
     server = await startTestServer();
     const workspace = await workspaceWithKey(server.base, { credits: 10 });
     workspaceId = workspace.workspaceId;
+    workspaceKey = workspace.key;
     person = { email: 'apps-host@example.com', password: 'correct horse battery', workspaceId };
     await createUser(server.base, { ...person, workspaceIds: [workspaceId] });
     const created = await http(server.base, 'POST', '/v1/templates', {
@@ -149,6 +151,26 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     // The agent's values fill the form.
     expect(await frame.inputValue('#variables input[name="name"]')).toBe('Agent');
     expect((await hostLog(page)).toolCalls).toEqual(['render_template', 'get_template_variables']);
+
+    // A render too big to come back inline is shown from its file URL: the declared CSP lets the
+    // service's origin in (the spec's default policy would block it).
+    const render = await http(server.base, 'POST', `/v1/templates/${templateId}/render`, {
+      body: { modifications: { name: 'By URL' } },
+      headers: bearer(workspaceKey),
+    });
+    const url: string = render.json.url;
+    expect(url.startsWith(`${server.base}/files/`)).toBe(true);
+    const loaded = await frame.evaluate(
+      (src) =>
+        new Promise<number>((resolve) => {
+          const img = new Image();
+          img.onload = () => resolve(img.naturalWidth);
+          img.onerror = () => resolve(0);
+          img.src = src;
+        }),
+      url,
+    );
+    expect(loaded).toBeGreaterThan(0);
     await page.close();
   });
 
