@@ -16,9 +16,9 @@
  * studio build always did; the Docker image builds in a stage that has them.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const asked = process.argv.slice(2);
@@ -35,10 +35,13 @@ async function tool(name) {
   }
 }
 
+/** Browser code under src/: bundled into a page, never run by the server, so not compiled file for file. */
+const BROWSER_ONLY = [join(root, 'src/mcp/app/view')];
+
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
+    if (entry.isDirectory()) return BROWSER_ONLY.includes(path) ? [] : sources(path);
     return /\.(ts|tsx)$/.test(entry.name) &&
       !/\.test\.tsx?$/.test(entry.name) &&
       !entry.name.endsWith('.d.ts')
@@ -81,6 +84,9 @@ async function buildServer() {
     plugins: [keepImports],
     logLevel: 'warning',
   });
+  // The MCP App's view (src/mcp/app), bundled for the browser now: production serves it without esbuild.
+  const appView = await import(pathToFileURL(join(partial, 'mcp/app/view-bundle.js')).href);
+  writeFileSync(join(partial, 'mcp/app', appView.BUNDLE_FILE_NAME), await appView.bundleTemplateAppView());
   // JSON modules are imported as they are.
   for (const file of readdirSync(src, { recursive: true })) {
     if (String(file).endsWith('.json')) {

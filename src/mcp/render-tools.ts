@@ -13,6 +13,7 @@ import {
   renderOptionShape,
   renderRequestSchema,
 } from '../renders/index.ts';
+import { templateAppToolMeta } from './app/template-app.ts';
 import {
   json,
   parsed,
@@ -75,6 +76,7 @@ export const RENDER_TOOLS: ToolDefinition[] = [
       'Renders the draft to PNG, JPEG or PDF, or to a video (mp4, webm, gif: the page animated, or with `allPages` every page in order as scenes) with variables filled in. One credit per file: a video is one file however many pages it plays; `allPages` in PNG or JPEG is one file (and credit) per page. An identical repeat is free; a failed render is refunded. The result has the file URL (and `durationMs`, `frames` for a video); a PNG, JPEG or GIF up to 1 MB also comes back as an image. With `async: true` it answers at once with the render id and `status: pending`: follow it with get_render. A video too long to wait for must use `async: true` (the error says so).',
     scope: 'render:write',
     inputSchema: renderArgs.shape,
+    _meta: templateAppToolMeta(),
     call: async (principal, args, services) => {
       const { templateId: id, ...request } = parsed(renderArgs, args);
       await takeRateToken(principal, services);

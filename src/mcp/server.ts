@@ -10,13 +10,16 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import { readTemplateApp, TEMPLATE_APP_URI, templateAppResource } from './app/template-app.ts';
 import { TOOLS, type ToolDefinition, type ToolServices, toolByName } from './tools.ts';
 
 export const SERVER_INFO = { name: 'platen', title: 'Platen', version: '1.0.0' };
@@ -30,6 +33,9 @@ export function inputJsonSchema(tool: ToolDefinition): { type: 'object'; [key: s
   return { ...schema, type: 'object' };
 }
 
+/** MCP's code for an unknown resource URI (the spec's -32002; the SDK names no constant for it). */
+const RESOURCE_NOT_FOUND = -32002;
+
 /** The API's error envelope, as a tool error: same code, message and details. */
 function toolError(error: AppError): CallToolResult {
   const body = {
@@ -42,7 +48,7 @@ function toolError(error: AppError): CallToolResult {
 
 export function buildMcpServer(principal: Principal, services: ToolServices, logger: Logger): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions:
       'Platen renders design templates to PNG, JPEG or PDF, and animated ones to MP4, WebM or GIF. List or create templates, read what a template takes with get_template_variables, then render_template with `modifications` to fill in variables. Credits: each rendered file costs one credit (PNG or JPEG with `allPages`: one per page; a PDF or a video: one); a render identical to an earlier one is free, and a failed render is refunded. Reading, estimating (estimate_credits), signing URLs and publishing are free. get_workspace shows the balance.',
   });
@@ -59,8 +65,19 @@ export function buildMcpServer(principal: Principal, services: ToolServices, log
         readOnlyHint: tool.scope === null || tool.scope.endsWith(':read'),
         openWorldHint: false,
       },
+      ...(tool._meta ? { _meta: tool._meta } : {}),
     })),
   }));
+  // The MCP App's HTML (docs/mcp.md, "MCP Apps"): listed so hosts can fetch and review it ahead.
+  // It holds no workspace data, so any valid token may read it; what it does goes through tools.
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [templateAppResource(services.baseUrl)],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri !== TEMPLATE_APP_URI)
+      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri}`);
+    return readTemplateApp(services.baseUrl);
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = toolByName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

@@ -36,6 +36,8 @@ export interface ToolDefinition {
   scope: Scope | null;
   /** What tools/list shows, as JSON Schema; `call` parses its arguments with its own schemas. */
   inputSchema: z.ZodRawShape;
+  /** Shown in tools/list as the tool's `_meta`: the MCP App it declares (src/mcp/app). */
+  _meta?: Record<string, unknown>;
   call(principal: Principal, args: Record<string, unknown>, services: ToolServices): Promise<ToolContent[]>;
 }
 

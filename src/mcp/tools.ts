@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { createTemplateBody } from '../templates/schemas.ts';
 import { AGENT_TOOLS } from './agent-tools.ts';
+import { templateAppToolMeta } from './app/template-app.ts';
 import { designDocumentToolSchema } from './document-schema.ts';
 import { RENDER_TOOLS } from './render-tools.ts';
 import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
@@ -40,6 +41,7 @@ export const TOOLS: ToolDefinition[] = [
     description: 'Returns a template record and its design document.',
     scope: 'template:read',
     inputSchema: { templateId },
+    _meta: templateAppToolMeta(),
     call: async (principal, args, { templates }) => [
       json(await templates.get(principal, parsed(z.object({ templateId }), args).templateId)),
     ],
