@@ -218,26 +218,30 @@ export function HistoryPanel({ api, templateId, canChange, draftHidden, actions,
           settle={actions.settle}
           refresh={tick}
         >
-          <label class="history-field">
-            <span>From</span>
-            <select value={String(from)} onChange={(e) => setFrom(sideOf(e.currentTarget.value))}>
+          <span class="history-field">
+            <label for="history-from">From</label>
+            <select
+              id="history-from"
+              value={String(from)}
+              onChange={(e) => setFrom(sideOf(e.currentTarget.value))}
+            >
               {sides.map((side) => (
                 <option key={side} value={String(side)}>
                   {side === 'draft' ? 'The draft' : `Version ${side}`}
                 </option>
               ))}
             </select>
-          </label>
-          <label class="history-field">
-            <span>To</span>
-            <select value={String(to)} onChange={(e) => setTo(sideOf(e.currentTarget.value))}>
+          </span>
+          <span class="history-field">
+            <label for="history-to">To</label>
+            <select id="history-to" value={String(to)} onChange={(e) => setTo(sideOf(e.currentTarget.value))}>
               {sides.map((side) => (
                 <option key={side} value={String(side)}>
                   {side === 'draft' ? 'The draft' : `Version ${side}`}
                 </option>
               ))}
             </select>
-          </label>
+          </span>
         </Compare>
       )}
     </dialog>

@@ -148,7 +148,7 @@ export function HistoryScreen({ workspaceId, templateId }: { workspaceId: string
                           type="button"
                           onClick={() => rollback(v)}
                           disabled={busy || !template.data}
-                          aria-label={`Roll back to version ${v.number}`}
+                          aria-label={`Roll back to this version (version ${v.number})`}
                         >
                           Roll back to this version
                         </button>

@@ -76,18 +76,19 @@ export function HistoryCompare(props: {
           props.onAsk({ from, to });
         }}
       >
-        <label>
-          From{' '}
-          <select value={sideValue(from)} onChange={(e) => setFrom(sideOf(e.currentTarget.value))}>
-            {options}
-          </select>
-        </label>
-        <label>
-          To{' '}
-          <select value={sideValue(to)} onChange={(e) => setTo(sideOf(e.currentTarget.value))}>
-            {options}
-          </select>
-        </label>
+        <label for="compare-from">From</label>
+        <select
+          id="compare-from"
+          class="console-side"
+          value={sideValue(from)}
+          onChange={(e) => setFrom(sideOf(e.currentTarget.value))}
+        >
+          {options}
+        </select>
+        <label for="compare-to">To</label>
+        <select id="compare-to" value={sideValue(to)} onChange={(e) => setTo(sideOf(e.currentTarget.value))}>
+          {options}
+        </select>
         <button type="submit" disabled={busy}>
           Compare
         </button>
