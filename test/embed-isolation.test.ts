@@ -79,14 +79,37 @@ for (const backend of backends) {
       });
       afterAll(() => server.close());
 
-      /** What `actor` must get from `method` on template `target`: [status, error code or null]. */
-      function expected(actor: Actor, target: keyof typeof tpl, method: string): [number, string | null] {
+      /** What `actor` must get on template `target` by a route that `writes` or not: [status, error code or null]. */
+      function expected(actor: Actor, target: keyof typeof tpl, writes: boolean): [number, string | null] {
         if (target === actor) return [200, null];
-        if (target === 'shared' && actor !== 'D') return method === 'PUT' ? [403, 'FORBIDDEN'] : [200, null];
+        if (target === 'shared' && actor !== 'D') return writes ? [403, 'FORBIDDEN'] : [200, null];
         return [404, 'NOT_FOUND'];
       }
 
-      async function templateMatrix(route: { method: string; url: string }): Promise<void> {
+      /** Every template published as it is now: version routes then read `latest`, and publish answers 200. */
+      async function publishAll(): Promise<void> {
+        for (const target of Object.keys(tpl) as (keyof typeof tpl)[]) {
+          const key = target === 'D' ? ws2.key : ws1.key;
+          const res = await http(server.base, 'POST', `/v1/templates/${tpl[target]}/versions`, {
+            headers: bearer(key),
+          });
+          expect(res.status, target).toBeLessThan(300);
+        }
+      }
+
+      /** The matrix on a version route: reads as GET, publish and rollback as saves. */
+      async function versionMatrix(method: 'GET' | 'POST', rest: string): Promise<void> {
+        await publishAll();
+        await templateMatrix(
+          { method, url: `/v1/embed/:embedId/templates/:templateId${rest}` },
+          method === 'POST',
+        );
+      }
+
+      async function templateMatrix(
+        route: { method: string; url: string },
+        writes = route.method === 'PUT',
+      ): Promise<void> {
         const wrong: string[] = [];
         for (const actor of ACTORS) {
           for (const target of Object.keys(tpl) as (keyof typeof tpl)[]) {
@@ -96,7 +119,7 @@ for (const backend of backends) {
               { embedId: embedOf[actor], templateId: tpl[target] },
               bearer(tokenOf[actor]),
             );
-            const want = expected(actor, target, route.method);
+            const want = expected(actor, target, writes);
             const got = [res.status, res.json?.error?.code ?? null];
             if (JSON.stringify(got) !== JSON.stringify(want))
               wrong.push(`${actor} → ${target}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
@@ -151,6 +174,14 @@ for (const backend of backends) {
         },
         'POST /v1/embed/:embedId/templates/:templateId/render': () =>
           templateMatrix({ method: 'POST', url: '/v1/embed/:embedId/templates/:templateId/render' }),
+        'GET /v1/embed/:embedId/templates/:templateId/versions': () => versionMatrix('GET', '/versions'),
+        'POST /v1/embed/:embedId/templates/:templateId/versions': () => versionMatrix('POST', '/versions'),
+        'GET /v1/embed/:embedId/templates/:templateId/versions/:version': () =>
+          versionMatrix('GET', '/versions/:version'),
+        'POST /v1/embed/:embedId/templates/:templateId/versions/:version/rollback': () =>
+          versionMatrix('POST', '/versions/:version/rollback'),
+        'GET /v1/embed/:embedId/templates/:templateId/diff': () => versionMatrix('GET', '/diff'),
+        'GET /v1/embed/:embedId/templates/:templateId/diff.png': () => versionMatrix('GET', '/diff.png'),
         'POST /v1/embed/:embedId/assets': async () => {
           const up = await uploadPng(server.base, embedPath('A', '/assets'), bearer(tokenOf.A));
           expect(up.status).toBe(201);
@@ -320,9 +351,16 @@ for (const backend of backends) {
           embedId = (await createEmbed(server.base, ws1.workspaceId)).id;
           token = await mint(server.base, embedId, 'carol');
           const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-            body: { name: 'carol', width: 20, height: 20 },
+            body: { name: 'carol', document: simpleDocument() },
           });
           templateId = created.json.id;
+          // The history routes read its `latest` version; the sweeps' save (the same document) keeps the
+          // draft equal to it, so their publish answers that version, 200.
+          const published = await asSession(server.base, token)(
+            'POST',
+            `/v1/embed/${embedId}/templates/${templateId}/versions`,
+          );
+          expect(published.status).toBe(201);
         });
 
         it('accepts the genuine token, and a faithfully forged one, on every route', async () => {

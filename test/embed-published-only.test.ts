@@ -96,4 +96,44 @@ describe('an embed with publishedOnly', () => {
       'Work in progress {{name}}',
     );
   });
+
+  it('shows a read-only history: versions listed and compared, never the draft, no publish or roll back', async () => {
+    const { workspaceId, key } = await workspaceWithKey(server.base, { credits: 20 });
+    const api = (method: string, path: string, body?: unknown) =>
+      http(server.base, method, path, { body, headers: bearer(key) });
+    const id = (await api('POST', '/v1/templates', { name: 't', document: simpleDocument('One') })).json
+      .id as string;
+    expect((await api('POST', `/v1/templates/${id}/versions`, { note: 'first' })).status).toBe(201);
+    await api('PUT', `/v1/templates/${id}`, { document: simpleDocument('Two') });
+    expect((await api('POST', `/v1/templates/${id}/versions`)).status).toBe(201);
+    await api('PUT', `/v1/templates/${id}`, { document: simpleDocument('Secret draft') });
+
+    const embed = await createEmbed(server.base, workspaceId, { multiTenant: false, publishedOnly: true });
+    const session = asSession(server.base, await mint(server.base, embed.id));
+    const base = `/v1/embed/${embed.id}/templates/${id}`;
+    const listed = await session('GET', `${base}/versions`);
+    expect(listed.json.items.map((v: { number: number; note: string | null }) => [v.number, v.note])).toEqual(
+      [
+        [2, null],
+        [1, 'first'],
+      ],
+    );
+    const between = await session('GET', `${base}/diff?from=1&to=2`);
+    expect(between.status).toBe(200);
+    expect(JSON.stringify(between.json.changes)).not.toContain('Secret draft');
+    const image = await session('GET', `${base}/diff.png?from=1&to=latest`);
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+    for (const [method, path] of [
+      ['GET', `${base}/diff`],
+      ['GET', `${base}/diff?from=1&to=draft`],
+      ['GET', `${base}/diff.png?from=draft&to=1`],
+      ['POST', `${base}/versions`],
+      ['POST', `${base}/versions/1/rollback`],
+    ] as const) {
+      const res = await session(method, path, { body: method === 'POST' ? {} : undefined });
+      expect([method, path, res.status, res.json?.error?.code]).toEqual([method, path, 403, 'FORBIDDEN']);
+    }
+    // The draft was not touched.
+    expect((await api('GET', `/v1/templates/${id}`)).json.revision).toBe(3);
+  });
 });

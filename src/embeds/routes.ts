@@ -1,7 +1,8 @@
 /**
  * The spec's embed routes, `/v1/embed/:embedId/…`: public info and session minting for the embed
- * id alone, then the template, asset and render routes for an embed session. Each is one call to
- * the template, asset or render service with the session's principal, which carries the end-user:
+ * id alone, then the template, version (version-routes.ts), asset and render routes for an embed
+ * session. Each is one call to the template, version, asset or render service with the session's
+ * principal, which carries the end-user:
  * visibility, ownership and credits are the services' rules, written once.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -41,15 +42,16 @@ import {
   sessionBody,
 } from './schemas.ts';
 import type { EmbedService } from './service.ts';
+import { type EmbedVersionServices, embedVersionRoutes } from './version-routes.ts';
 
 export const embedTag: OpenApiTag = {
   name: 'embed',
   description:
-    "The embeddable studio's routes: public info, end-user sessions (minted by the customer's backend), and the session's templates, assets and renders.",
+    "The embeddable studio's routes: public info, end-user sessions (minted by the customer's backend), and the session's templates, their versions, assets and renders.",
 };
 const tag = embedTag;
 
-export interface EmbedRouteServices {
+export interface EmbedRouteServices extends EmbedVersionServices {
   embeds: EmbedService;
   templates: TemplateService;
   assets: AssetService;
@@ -333,6 +335,7 @@ export function embedRoutes(services: EmbedRouteServices) {
   return async (app: FastifyInstance): Promise<void> => {
     await app.register(async (scope) => publicRoutes(scope, services));
     await app.register(async (scope) => templateRoutes(scope, services));
+    await app.register(async (scope) => embedVersionRoutes(scope, services, tag));
     await app.register(async (scope) => renderRoute(scope, services));
     await app.register(async (scope) => assetRoutes(scope, services));
     await app.register(async (scope) => designInputRoutes(scope, services));

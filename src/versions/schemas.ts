@@ -10,9 +10,10 @@ const pinField = z.union([z.literal('latest'), versionNumber]);
 /** A diff side: a number, `latest`, or `draft`. */
 const sideField = z.union([z.literal('latest'), z.literal('draft'), versionNumber]);
 
-export const versionParams = templateIdParams.extend({
-  version: pinField.describe('A version number, or `latest` (the last published)'),
-});
+/** The `:version` of a path: a number or `latest` (the embed routes name their template otherwise). */
+export const versionPathField = pinField.describe('A version number, or `latest` (the last published)');
+
+export const versionParams = templateIdParams.extend({ version: versionPathField });
 
 export const publishBody = z
   .object({

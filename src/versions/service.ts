@@ -17,7 +17,7 @@ import type { JobInputLoader } from '../renders/job-inputs.ts';
 import type { Store } from '../store/index.ts';
 import { decodeCursor, type ResultPage } from '../store/paging.ts';
 import type { TemplateVersionRecord, TemplateVersionWithDocument } from '../store/template-versions.ts';
-import type { TemplateService, TemplateView, VersionPin } from '../templates/index.ts';
+import { accessOf, type TemplateService, type TemplateView, type VersionPin } from '../templates/index.ts';
 import { visualDiff } from './visual-diff.ts';
 
 export type TemplateVersionView = TemplateVersionRecord & { document: DesignDocument };
@@ -215,8 +215,13 @@ export class TemplateVersionService {
     side: DiffSide,
   ): Promise<{ document: DesignDocument; workspaceId: string; label: TemplateDiff['from'] }> {
     if (side === 'draft') {
+      const meta = await this.deps.templates.renderMeta(principal, templateId);
+      // Such a principal is shown the latest version as if it were the draft: a diff against it
+      // would mislabel one version as the draft, and the draft itself is not theirs to see.
+      if (accessOf(principal).pinsPublished(meta))
+        throw new AppError('FORBIDDEN', 'This embed shows published versions only; compare two versions.');
       const draft = await this.deps.templates.get(principal, templateId);
-      const { workspaceId } = await this.deps.templates.renderMeta(principal, templateId);
+      const { workspaceId } = meta;
       return { document: draft.document, workspaceId, label: { version: null, revision: draft.revision } };
     }
     const version = await this.version(principal, templateId, side);

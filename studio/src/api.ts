@@ -18,6 +18,7 @@ import type {
 } from '@platen/client';
 import type { DesignDocument } from '../../src/engine/browser.ts';
 import type { StudioAsset } from './editor/contract.ts';
+import type { Side, TemplateDiff, TemplateVersion } from './history/changes.ts';
 
 // The service's own types, generated from its OpenAPI document, under the studio's names.
 export type { EmbedInfo, RenderResult, TemplateRecord };
@@ -61,6 +62,14 @@ export interface Api {
   image(src: string): Promise<Blob>;
   /** The workspace's uploaded fonts that renders for this session use. */
   fonts(): Promise<WorkspaceFontFile[]>;
+  /** The template's published versions, newest first (the history panel shows the newest 100). */
+  listVersions(id: string): Promise<TemplateVersion[]>;
+  /** Publishes the saved draft; `created` is false when it equals the latest version already. */
+  publish(id: string, note: string | null): Promise<{ version: TemplateVersion; created: boolean }>;
+  /** The draft becomes a copy of version `n`, if it is still at `revision` (else 412). */
+  rollback(id: string, n: number, revision: number): Promise<Template>;
+  diff(id: string, from: Side, to: Side): Promise<TemplateDiff>;
+  diffImage(id: string, from: Side, to: Side): Promise<Blob>;
   setToken(token: string): void;
 }
 
@@ -155,6 +164,28 @@ export function createApi(embedId: string, onTokenExpired: () => void): Api {
       }),
     image: async (src) => (await send(`${base}/images?src=${encodeURIComponent(src)}`, {}, true)).blob(),
     fonts: async () => (await json<{ items: WorkspaceFontFile[] }>(`${base}/fonts`)).items,
+    listVersions: async (id) =>
+      (await json<Page<TemplateVersion>>(`${base}/templates/${encodeURIComponent(id)}/versions?limit=100`))
+        .items,
+    async publish(id, note) {
+      const response = await send(
+        `${base}/templates/${encodeURIComponent(id)}/versions`,
+        body('POST', note ? { note } : {}),
+        true,
+      );
+      return { version: (await response.json()) as TemplateVersion, created: response.status === 201 };
+    },
+    rollback: (id, n, revision) =>
+      json<Template>(`${base}/templates/${encodeURIComponent(id)}/versions/${n}/rollback`, {
+        method: 'POST',
+        headers: { 'if-match': `"${revision}"` },
+      }),
+    diff: (id, from, to) =>
+      json<TemplateDiff>(`${base}/templates/${encodeURIComponent(id)}/diff?from=${from}&to=${to}`),
+    diffImage: async (id, from, to) =>
+      (
+        await send(`${base}/templates/${encodeURIComponent(id)}/diff.png?from=${from}&to=${to}`, {}, true)
+      ).blob(),
     setToken(next) {
       token = next;
       expiredReported = false;

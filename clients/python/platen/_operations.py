@@ -115,4 +115,10 @@ EXCLUDED: Dict[str, str] = {
     "uploadEmbedAsset": _STUDIO,
     "getEmbedImage": _STUDIO + " (it draws a design's images on the studio's canvas)",
     "listEmbedFonts": _STUDIO + " (it loads the workspace's fonts into the studio)",
+    "listEmbedTemplateVersions": _STUDIO + " (its history panel)",
+    "publishEmbedTemplateVersion": _STUDIO + " (its history panel)",
+    "getEmbedTemplateVersion": _STUDIO + " (its history panel)",
+    "rollbackEmbedTemplate": _STUDIO + " (its history panel)",
+    "diffEmbedTemplate": _STUDIO + " (its history panel)",
+    "diffEmbedTemplateImage": _STUDIO + " (its history panel)",
 }

@@ -680,6 +680,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embed/{embedId}/templates/{templateId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a template's published versions (the studio's history panel)
+         * @description Newest first, paged with `limit` (at most 100) and `nextCursor`.
+         */
+        get: operations["listEmbedTemplateVersions"];
+        put?: never;
+        /**
+         * Publish the draft as a new version
+         * @description As the machine API: 201 with the new version, 200 with the latest when the draft is unchanged. A template the session may not change answers 403 `FORBIDDEN`.
+         */
+        post: operations["publishEmbedTemplateVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a published version with its document */
+        get: operations["getEmbedTemplateVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}/versions/{version}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll the draft back to a version
+         * @description Saves a copy of the version's document as the draft, guarded by `If-Match` like a save (412).
+         */
+        post: operations["rollbackEmbedTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions, or a version and the draft
+         * @description As the machine API; `draft` is refused (403) where the session sees published versions only.
+         */
+        get: operations["diffEmbedTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/{embedId}/templates/{templateId}/diff.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of what changed on a page
+         * @description As the machine API: counted against the render rate limit, free.
+         */
+        get: operations["diffEmbedTemplateImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/embed/{embedId}/templates/{templateId}/render": {
         parameters: {
             query?: never;
@@ -1648,6 +1749,68 @@ export interface components {
                 }[];
             }[];
         };
+        TemplateVersion: {
+            templateId: string;
+            /** @description 1, 2, 3… per template */
+            number: number;
+            note: string | null;
+            width: number;
+            height: number;
+            pageCount: number;
+            /** @description The draft's revision that was published */
+            draftRevision: number;
+            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
+            publishedBy: string;
+            createdAt: string;
+        };
+        TemplateVersionWithDocument: {
+            templateId: string;
+            /** @description 1, 2, 3… per template */
+            number: number;
+            note: string | null;
+            width: number;
+            height: number;
+            pageCount: number;
+            /** @description The draft's revision that was published */
+            draftRevision: number;
+            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
+            publishedBy: string;
+            createdAt: string;
+            /** @description The design document as published */
+            document: {
+                [key: string]: unknown;
+            };
+        };
+        DocumentChange: {
+            /** @enum {string} */
+            op: "add" | "remove" | "set" | "reorder";
+            /** @description Where, pages and elements named by id: `pages[p1].elements[title].text` */
+            path: string;
+            /** @description add, remove: the item */
+            value?: unknown;
+            /** @description set: the old value; reorder: the old order of ids */
+            from?: unknown;
+            /** @description set: the new value; reorder: the new order of ids */
+            to?: unknown;
+        };
+        TemplateDiff: {
+            from: {
+                /** @description null: the draft */
+                version: number | null;
+                /** @description The draft's revision (published, for a version) */
+                revision: number | null;
+            };
+            to: {
+                /** @description null: the draft */
+                version: number | null;
+                /** @description The draft's revision (published, for a version) */
+                revision: number | null;
+            };
+            /** @description In the newer document order, removals last; at most 500 */
+            changes: components["schemas"]["DocumentChange"][];
+            /** @description More than 500 changes: the list was cut */
+            truncated: boolean;
+        };
         EmbedFontFaces: {
             items: {
                 family: string;
@@ -1724,68 +1887,6 @@ export interface components {
             complete: boolean;
             /** @description Indexes of rows with an error finding */
             rowsWithErrors: number[];
-        };
-        TemplateVersion: {
-            templateId: string;
-            /** @description 1, 2, 3… per template */
-            number: number;
-            note: string | null;
-            width: number;
-            height: number;
-            pageCount: number;
-            /** @description The draft's revision that was published */
-            draftRevision: number;
-            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
-            publishedBy: string;
-            createdAt: string;
-        };
-        TemplateVersionWithDocument: {
-            templateId: string;
-            /** @description 1, 2, 3… per template */
-            number: number;
-            note: string | null;
-            width: number;
-            height: number;
-            pageCount: number;
-            /** @description The draft's revision that was published */
-            draftRevision: number;
-            /** @description Who published it (`api_key:…`, `person:…`, `oauth:…`, `embed:…`) */
-            publishedBy: string;
-            createdAt: string;
-            /** @description The design document as published */
-            document: {
-                [key: string]: unknown;
-            };
-        };
-        DocumentChange: {
-            /** @enum {string} */
-            op: "add" | "remove" | "set" | "reorder";
-            /** @description Where, pages and elements named by id: `pages[p1].elements[title].text` */
-            path: string;
-            /** @description add, remove: the item */
-            value?: unknown;
-            /** @description set: the old value; reorder: the old order of ids */
-            from?: unknown;
-            /** @description set: the new value; reorder: the new order of ids */
-            to?: unknown;
-        };
-        TemplateDiff: {
-            from: {
-                /** @description null: the draft */
-                version: number | null;
-                /** @description The draft's revision (published, for a version) */
-                revision: number | null;
-            };
-            to: {
-                /** @description null: the draft */
-                version: number | null;
-                /** @description The draft's revision (published, for a version) */
-                revision: number | null;
-            };
-            /** @description In the newer document order, removals last; at most 500 */
-            changes: components["schemas"]["DocumentChange"][];
-            /** @description More than 500 changes: the list was cut */
-            truncated: boolean;
         };
         PasswordResetLink: {
             /** @description The password-reset link: shown in this answer only; it works once */
@@ -5548,6 +5649,526 @@ export interface operations {
             };
             /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEmbedTemplateVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["TemplateVersion"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishEmbedTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description What changed, for the history */
+                    note?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+                /** @description A version number, or `latest` (the last published) */
+                version: "latest" | number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollbackEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                embedId: string;
+                templateId: string;
+                /** @description A version number, or `latest` (the last published) */
+                version: "latest" | number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateWithDocument"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names an older revision (`PRECONDITION_FAILED`) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffEmbedTemplate: {
+        parameters: {
+            query?: {
+                /** @description A version number, `latest` (default) or `draft` */
+                from?: "latest" | "draft" | number;
+                /** @description A version number, `latest` or `draft` (default) */
+                to?: "latest" | "draft" | number;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDiff"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    diffEmbedTemplateImage: {
+        parameters: {
+            query?: {
+                /** @description A version number, `latest` (default) or `draft` */
+                from?: "latest" | "draft" | number;
+                /** @description A version number, `latest` or `draft` (default) */
+                to?: "latest" | "draft" | number;
+                /** @description Default: the `to` side's active page */
+                pageId?: string;
+            };
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

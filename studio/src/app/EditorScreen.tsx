@@ -2,7 +2,7 @@
  * The editor screen: a header (back to the list, name, save state, downloads) over the editor,
  * which the shell mounts through the fixed contract (studio/src/editor/contract.ts). The shell owns
  * every network call: it loads the template, autosaves each committed edit, resolves conflicts
- * with the person, and renders downloads.
+ * with the person, renders downloads, and publishes and rolls back from the history panel.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -15,6 +15,7 @@ import { fontsFor } from '../fonts.ts';
 import { Autosaver, recoverDraft, type SaveState } from './autosave.ts';
 import { ConflictDialog } from './ConflictDialog.tsx';
 import { DownloadMenu } from './DownloadMenu.tsx';
+import { type HistoryActions, HistoryPanel } from './HistoryPanel.tsx';
 import { imageLoader, videoLoader } from './images.ts';
 import { SaveIndicator } from './SaveIndicator.tsx';
 
@@ -38,6 +39,10 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
   const [state, setState] = useState<SaveState>({ kind: 'saved' });
   const [problem, setProblem] = useState<string | null>(null);
   const [readOnly, setReadOnly] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  // The save state as of now, for the history actions that wait for autosave.
+  const saveState = useRef<SaveState>({ kind: 'saved' });
+  saveState.current = state;
 
   useEffect(() => {
     let cancelled = false;
@@ -138,6 +143,45 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
     } else autosaver.overwrite(current.revision, editor.current.getDocument());
   }
 
+  /** Autosave done, unless it is stopped (a conflict, a refusal): then the saved draft is what is there. */
+  const settle = async () => {
+    const stopped = saveState.current.kind === 'conflict' || saveState.current.kind === 'error';
+    if (saver.current && !stopped) await saver.current.idle();
+  };
+
+  const history: HistoryActions = {
+    settle,
+    async publish(note) {
+      await settle();
+      const { version, created } = await api.publish(templateId, note);
+      return created
+        ? `Published version ${version.number}.`
+        : `Nothing changed since version ${version.number}: no new version was made.`;
+    },
+    async rollback(number) {
+      await settle();
+      const autosaver = saver.current;
+      if (!autosaver || !editor.current) throw new Error('The design is not open.');
+      let saved: Template;
+      try {
+        saved = await api.rollback(templateId, number, autosaver.revision);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 412)) throw error;
+        // Someone saved since this design was loaded: the conflict dialog asks, as for a save.
+        autosaver.conflict();
+        throw new Error(
+          'This design was changed elsewhere since it was opened, so nothing was rolled back. Choose which copy to keep, then roll back again.',
+        );
+      }
+      autosaver.acceptTheirs(saved);
+      editor.current.setDocument(saved.document, readOnly);
+      setTemplate(saved);
+      setName(saved.name);
+      bridge.emit({ type: 'saved', templateId: saved.id, revision: saved.revision });
+      return `The draft is now a copy of version ${number}.`;
+    },
+  };
+
   return (
     <div class="editor-screen">
       <header class="topbar">
@@ -166,6 +210,11 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
           <SaveIndicator state={state} />
         )}
         <span class="spacer" />
+        {template && (
+          <button type="button" aria-haspopup="dialog" onClick={() => setHistoryOpen(true)}>
+            History
+          </button>
+        )}
         {info.downloadsEnabled && template && (
           <DownloadMenu
             api={api}
@@ -183,6 +232,16 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
         </p>
       )}
       <div class="editor-host" ref={host} />
+      {historyOpen && template && (
+        <HistoryPanel
+          api={api}
+          templateId={template.id}
+          canChange={!readOnly}
+          draftHidden={readOnly && info.publishedOnly}
+          actions={history}
+          onClose={() => setHistoryOpen(false)}
+        />
+      )}
       {state.kind === 'conflict' && <ConflictDialog onChoose={(choice) => void resolve(choice)} />}
     </div>
   );

@@ -90,6 +90,17 @@ export class Autosaver {
     this.settle();
   }
 
+  /**
+   * Someone else's save was found by another guarded change (a roll back answered 412): stop saving
+   * and ask the person, exactly as a 412 on a save does.
+   */
+  conflict(): void {
+    this.blocked = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.hooks.onState({ kind: 'conflict' });
+  }
+
   /** After a conflict: save ours on top of the server's current revision (asked for explicitly). */
   overwrite(currentRevision: number, document: DesignDocument): void {
     this.revision = currentRevision;

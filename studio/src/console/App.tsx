@@ -11,6 +11,7 @@ import { go, type Route, useRoute, workspaceHref } from './router.ts';
 import { AssetsScreen } from './screens/Assets.tsx';
 import { AuditScreen } from './screens/Audit.tsx';
 import { EmbedsScreen } from './screens/Embeds.tsx';
+import { HistoryScreen } from './screens/History.tsx';
 import { KeysScreen } from './screens/Keys.tsx';
 import { RendersScreen } from './screens/Renders.tsx';
 import { RenderTestScreen } from './screens/RenderTest.tsx';
@@ -234,6 +235,8 @@ function WorkspaceScreen({ route, workspaceId: ws }: { route: Route; workspaceId
       return <TemplatesScreen key={key} workspaceId={ws} />;
     case 'studio':
       return <StudioScreen key={key} workspaceId={ws} templateId={route.id} />;
+    case 'history':
+      return <HistoryScreen key={key} workspaceId={ws} templateId={route.id ?? ''} />;
     case 'render':
       return <RenderTestScreen key={key} workspaceId={ws} templateId={route.id ?? ''} />;
     case 'renders':

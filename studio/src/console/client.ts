@@ -29,10 +29,23 @@ export interface CallOptions {
   file?: File;
   /** For `/v1`: the workspace acted in. */
   workspaceId?: string;
+  /** More headers (`If-Match` on a guarded change). */
+  headers?: Record<string, string>;
 }
 
 export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'x-platen-csrf': csrf };
+  const response = await send(method, path, options);
+  if (response.status === 204) return undefined as T;
+  return (await response.json().catch(() => null)) as T;
+}
+
+/** A binary answer (a picture the page shows through an object URL: an `<img>` sends no CSRF header). */
+export async function callBlob(path: string, options: CallOptions = {}): Promise<Blob> {
+  return (await send('GET', path, options)).blob();
+}
+
+async function send(method: string, path: string, options: CallOptions): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers, 'x-platen-csrf': csrf };
   if (options.workspaceId) headers['x-workspace-id'] = options.workspaceId;
   let body: BodyInit | undefined;
   if (options.file) {
@@ -48,17 +61,15 @@ export async function call<T>(method: string, path: string, options: CallOptions
   } catch {
     throw new ApiError(0, 'NETWORK', 'The service could not be reached. Check the connection and try again.');
   }
-  if (response.status === 204) return undefined as T;
-  const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     // The API's error envelope, unless the answer came from elsewhere (a proxy's error page).
-    const body = json as Partial<ErrorBody> | null;
+    const body = (await response.json().catch(() => null)) as Partial<ErrorBody> | null;
     const error = body?.error;
     const code = typeof error?.code === 'string' ? error.code : (`HTTP_${response.status}` as const);
     const message = typeof error?.message === 'string' ? error.message : response.statusText;
     throw new ApiError(response.status, code, message);
   }
-  return json as T;
+  return response;
 }
 
 export const consoleApi = (workspaceId: string, rest = '') =>

@@ -1,4 +1,7 @@
-/** Templates: thumbnails, open in the studio, a render test, duplicate, share, delete, and a new one. */
+/**
+ * Templates: thumbnails, open in the studio, a render test, the history (versions), duplicate, share,
+ * delete, and a new one.
+ */
 import { call, type Page, type TemplateRecord } from '../client.ts';
 import { go, workspaceHref } from '../router.ts';
 import { Empty, ErrorNote, Show, useAction, useLoad, when } from '../ui.tsx';
@@ -83,6 +86,13 @@ export function TemplatesScreen({ workspaceId }: { workspaceId: string }) {
                       aria-label={`Render test of ${t.name}`}
                     >
                       Render test
+                    </a>
+                    <a
+                      class="console-button"
+                      href={workspaceHref(workspaceId, 'history', t.id)}
+                      aria-label={`History of ${t.name}`}
+                    >
+                      History
                     </a>
                     <button
                       type="button"
