@@ -89,6 +89,7 @@ describe('the MCP server through the SDK client', () => {
         'list_assets',
         'list_templates',
         'list_versions',
+        'preflight_template',
         'preview_template',
         'publish_template',
         'render_batch',
@@ -273,6 +274,13 @@ describe('the MCP server through the SDK client', () => {
     expect((await sharp(Buffer.from(image?.data ?? '', 'base64')).metadata()).width).toBe(400);
     expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
 
+    const checked = textOf(
+      await call('preflight_template', { templateId, rows: [{ name: 'Ann' }, { name: 'ᎣᏏᏲ' }] }),
+    );
+    expect(checked).toMatchObject({ ok: false, rows: 2, checkedRows: 2, rowsWithErrors: [1] });
+    expect(checked.findings[0]).toMatchObject({ code: 'missing-glyphs', elementId: 't1', row: 1 });
+    expect(textOf(await call('get_workspace', {})).creditBalance).toBe(balance);
+
     // An asset from a URL (the test server allows loopback URLs; the SSRF refusals are in agent-api.test.ts).
     const source = await http(server.base, 'POST', '/v1/assets', {
       raw: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
@@ -363,6 +371,7 @@ describe('the MCP endpoint for hand-made requests', () => {
         'list_templates',
         'get_template_variables',
         'estimate_credits',
+        'preflight_template',
         'get_workspace',
       ]),
     );

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fromUrlBody } from '../assets/index.ts';
+import { preflightRequestSchema } from '../preflight/index.ts';
 import { signRequestSchema } from '../render-urls/index.ts';
 import { estimateRequestSchema, previewRequestSchema, versionPinSchema } from '../renders/index.ts';
 import { takeRateToken } from './render-tools.ts';
@@ -12,6 +13,7 @@ import { json, parsed, type ToolDefinition, templateId } from './tool-kit.ts';
 const variablesArgs = { templateId, version: versionPinSchema.optional() };
 const estimateArgs = z.object({ templateId }).extend(estimateRequestSchema.shape).strict();
 const previewArgs = z.object({ templateId }).extend(previewRequestSchema.shape).strict();
+const preflightArgs = z.object({ templateId }).extend(preflightRequestSchema.shape).strict();
 const signArgs = z.object({ templateId }).extend(signRequestSchema.shape).strict();
 
 export const AGENT_TOOLS: ToolDefinition[] = [
@@ -47,6 +49,25 @@ export const AGENT_TOOLS: ToolDefinition[] = [
         json({ width: preview.width, height: preview.height, watermarked: true, credits: 0 }),
         { type: 'image', data: preview.bytes.toString('base64'), mimeType: preview.mimeType },
       ];
+    },
+  },
+  {
+    name: 'preflight_template',
+    title: 'Preflight a template',
+    description:
+      'What a render would get wrong, before paying for it: characters no font covers (per script), ' +
+      'text that overflows its box or that auto-fit would shrink below `minFontSize`, text cut by ' +
+      '`maxLines`, images too small for the format (150 dpi for PDF), text contrast below WCAG AA, ' +
+      'images that fail to load, elements beyond the page. Each finding names the element, a ' +
+      'severity (error, warning, info) and a message. With `modifications`, or up to 1,000 sample ' +
+      '`rows` (rowsWithErrors lists the rows a batch with `preflight: true` would refuse). Free; it ' +
+      'counts against the render rate limit.',
+    scope: 'template:read',
+    inputSchema: preflightArgs.shape,
+    call: async (principal, args, services) => {
+      const { templateId: id, ...body } = parsed(preflightArgs, args);
+      await takeRateToken(principal, services);
+      return [json(await services.preflight.preflight(principal, id, parsed(preflightRequestSchema, body)))];
     },
   },
   {

@@ -5,6 +5,7 @@ import type { Principal, Scope } from '../auth/index.ts';
 import type { BatchService } from '../batches/index.ts';
 import { AppError } from '../core/errors.ts';
 import type { FileStore } from '../files/index.ts';
+import type { PreflightService } from '../preflight/index.ts';
 import type { RateLimiter } from '../ratelimit/index.ts';
 import type { RenderUrlService } from '../render-urls/index.ts';
 import type { BackgroundRenders, RenderService } from '../renders/index.ts';
@@ -18,6 +19,7 @@ export interface ToolServices {
   assets: AssetService;
   renders: RenderService;
   renderUrls: RenderUrlService;
+  preflight: PreflightService;
   background: BackgroundRenders;
   batches: BatchService;
   workspaces: WorkspaceService;
