@@ -49,6 +49,7 @@ const allowed: Record<string, readonly string[]> = {
     'renders',
     'ratelimit',
     'versions',
+    'preflight',
   ],
   webhooks: ['core', 'store', 'outbound', 'auth', 'audit', 'http', 'templates'],
   versions: [

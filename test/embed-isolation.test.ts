@@ -174,6 +174,8 @@ for (const backend of backends) {
         },
         'POST /v1/embed/:embedId/templates/:templateId/render': () =>
           templateMatrix({ method: 'POST', url: '/v1/embed/:embedId/templates/:templateId/render' }),
+        'POST /v1/embed/:embedId/templates/:templateId/preflight': () =>
+          templateMatrix({ method: 'POST', url: '/v1/embed/:embedId/templates/:templateId/preflight' }),
         'GET /v1/embed/:embedId/templates/:templateId/versions': () => versionMatrix('GET', '/versions'),
         'POST /v1/embed/:embedId/templates/:templateId/versions': () => versionMatrix('POST', '/versions'),
         'GET /v1/embed/:embedId/templates/:templateId/versions/:version': () =>

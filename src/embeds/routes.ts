@@ -34,6 +34,7 @@ import {
   templateListSchema,
   templateWithDocumentSchema,
 } from '../templates/schemas.ts';
+import { type EmbedPreflightServices, embedPreflightRoute } from './preflight-route.ts';
 import {
   embedParams,
   embedSessionSchema,
@@ -51,7 +52,7 @@ export const embedTag: OpenApiTag = {
 };
 const tag = embedTag;
 
-export interface EmbedRouteServices extends EmbedVersionServices {
+export interface EmbedRouteServices extends EmbedVersionServices, EmbedPreflightServices {
   embeds: EmbedService;
   templates: TemplateService;
   assets: AssetService;
@@ -336,6 +337,7 @@ export function embedRoutes(services: EmbedRouteServices) {
     await app.register(async (scope) => publicRoutes(scope, services));
     await app.register(async (scope) => templateRoutes(scope, services));
     await app.register(async (scope) => embedVersionRoutes(scope, services, tag));
+    await app.register(async (scope) => embedPreflightRoute(scope, services, tag));
     await app.register(async (scope) => renderRoute(scope, services));
     await app.register(async (scope) => assetRoutes(scope, services));
     await app.register(async (scope) => designInputRoutes(scope, services));

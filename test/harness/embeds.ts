@@ -62,6 +62,7 @@ export const embedSamples: Record<string, RouteSample> = {
   'GET /v1/embed/:embedId/templates/:templateId': {},
   'PUT /v1/embed/:embedId/templates/:templateId': { body: { document: simpleDocument() } },
   'POST /v1/embed/:embedId/templates/:templateId/render': { body: { format: 'png' } },
+  'POST /v1/embed/:embedId/templates/:templateId/preflight': { body: { modifications: { name: 'a' } } },
   'GET /v1/embed/:embedId/assets': {},
   'POST /v1/embed/:embedId/assets': { raw: PNG_1X1, headers: { 'content-type': 'image/png' } },
   'GET /v1/embed/:embedId/images': {
@@ -191,7 +192,7 @@ export function sweepExpect(
     const fail = Array.isArray(failure) ? failure : failure[name];
     if (fail) return [name, fail[0], fail[1], fail[2] ?? null];
     // A publish of a draft published already answers that version, 200 (the sweeps publish first).
-    const created = route.method === 'POST' && !/\/(render|rollback|versions)$/.test(route.url);
+    const created = route.method === 'POST' && !/\/(render|rollback|versions|preflight)$/.test(route.url);
     return [name, created ? 201 : 200, null, null];
   });
 }

@@ -116,6 +116,7 @@ EXCLUDED: Dict[str, str] = {
     "getEmbedImage": _STUDIO + " (it draws a design's images on the studio's canvas)",
     "listEmbedFonts": _STUDIO + " (it loads the workspace's fonts into the studio)",
     "listEmbedTemplateVersions": _STUDIO + " (its history panel)",
+    "preflightEmbedTemplate": _STUDIO + " (its live warnings)",
     "publishEmbedTemplateVersion": _STUDIO + " (its history panel)",
     "getEmbedTemplateVersion": _STUDIO + " (its history panel)",
     "rollbackEmbedTemplate": _STUDIO + " (its history panel)",

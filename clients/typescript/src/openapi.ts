@@ -781,6 +781,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embed/{embedId}/templates/{templateId}/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check what a render of a session's template would get wrong (the studio's warnings)
+         * @description As `POST /v1/templates/{id}/preflight`: findings with the element, a severity and a message; free, bounded like a render, and counted against the render rate limit.
+         */
+        post: operations["preflightEmbedTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/embed/{embedId}/templates/{templateId}/render": {
         parameters: {
             query?: never;
@@ -1749,6 +1769,40 @@ export interface components {
                 }[];
             }[];
         };
+        PreflightFinding: {
+            /** @enum {string} */
+            code: "missing-glyphs" | "text-overflow" | "text-below-min-size" | "text-truncated" | "low-resolution" | "low-contrast" | "image-failed" | "outside-page" | "render-failed" | "invalid-modification";
+            /** @enum {string} */
+            severity: "error" | "warning" | "info";
+            pageId: string | null;
+            /** @description The element, or null for the page or the whole row */
+            elementId: string | null;
+            message: string;
+            /** @description The measured values behind the message */
+            details?: {
+                [key: string]: unknown;
+            };
+            /** @description With `rows`: the index of the row it was found in */
+            row?: number;
+        };
+        PreflightReport: {
+            /** @description No finding is an error (in the rows checked) */
+            ok: boolean;
+            counts: {
+                error: number;
+                warning: number;
+                info: number;
+            };
+            findings: components["schemas"]["PreflightFinding"][];
+            /** @description Rows asked about (1 without `rows`) */
+            rows: number;
+            /** @description Rows checked, from the first */
+            checkedRows: number;
+            /** @description Every row was checked; false when the render time limit came first (ask again for the rest) */
+            complete: boolean;
+            /** @description Indexes of rows with an error finding */
+            rowsWithErrors: number[];
+        };
         TemplateVersion: {
             templateId: string;
             /** @description 1, 2, 3… per template */
@@ -1853,40 +1907,6 @@ export interface components {
             previousValidUntil: string | null;
             /** @description `urlsec_…`: the signing key, shown in this response only */
             secret: string;
-        };
-        PreflightFinding: {
-            /** @enum {string} */
-            code: "missing-glyphs" | "text-overflow" | "text-below-min-size" | "text-truncated" | "low-resolution" | "low-contrast" | "image-failed" | "outside-page" | "render-failed" | "invalid-modification";
-            /** @enum {string} */
-            severity: "error" | "warning" | "info";
-            pageId: string | null;
-            /** @description The element, or null for the page or the whole row */
-            elementId: string | null;
-            message: string;
-            /** @description The measured values behind the message */
-            details?: {
-                [key: string]: unknown;
-            };
-            /** @description With `rows`: the index of the row it was found in */
-            row?: number;
-        };
-        PreflightReport: {
-            /** @description No finding is an error (in the rows checked) */
-            ok: boolean;
-            counts: {
-                error: number;
-                warning: number;
-                info: number;
-            };
-            findings: components["schemas"]["PreflightFinding"][];
-            /** @description Rows asked about (1 without `rows`) */
-            rows: number;
-            /** @description Rows checked, from the first */
-            checkedRows: number;
-            /** @description Every row was checked; false when the render time limit came first (ask again for the rest) */
-            complete: boolean;
-            /** @description Indexes of rows with an error finding */
-            rowsWithErrors: number[];
         };
         PasswordResetLink: {
             /** @description The password-reset link: shown in this answer only; it works once */
@@ -6133,6 +6153,145 @@ export interface operations {
             };
             /** @description No such resource, or a malformed id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render failed and was refunded (`RENDER_FAILED`); `details` names the element and why */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many render requests (`RATE_LIMITED`); see `Retry-After` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error (`INTERNAL`); the `requestId` finds it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full (`OVERLOADED`); see `Retry-After`. Nothing was charged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    preflightEmbedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                embedId: string;
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The output the checks are for: image resolution is judged per format (150 dpi for PDF)
+                     * @default png
+                     * @enum {string}
+                     */
+                    format?: "png" | "jpeg" | "pdf" | "mp4" | "webm" | "gif";
+                    /** @description Raster and video: 1-4, default 1 */
+                    scale?: number;
+                    /** @description Check one page; absent, every page */
+                    pageId?: string;
+                    /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
+                    version?: number | "latest";
+                    /** @description png, jpeg and pdf only: the time into each page whose state is drawn, in ms (default: when every `in` animation has ended, so the still looks finished) */
+                    timeMs?: number;
+                    modifications?: {
+                        [key: string]: string;
+                    };
+                    /** @description Sample rows, one object of modifications each, as a batch takes them; instead of `modifications` */
+                    rows?: {
+                        [key: string]: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreflightReport"];
+                };
+            };
+            /** @description The body is not JSON (`INVALID_JSON`) or a field is not valid (`VALIDATION_FAILED`; `details` lists `{path, message}`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid operator token (`UNAUTHORIZED`), or the embed session token is missing, invalid or expired (`INVALID_SESSION`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown or revoked (`INVALID_API_KEY`), its workspace is suspended (`SUBSCRIPTION_SUSPENDED`) or not the one named or addressed (`WORKSPACE_MISMATCH`), or it lacks the scope (`INSUFFICIENT_SCOPE`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or a malformed id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body or upload is over its limit (`PAYLOAD_TOO_LARGE`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body type the route does not take (`UNSUPPORTED_MEDIA_TYPE`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,6 +62,7 @@ export const OPERATIONS = {
   getEmbedImage: { excluded: STUDIO_ONLY },
   listEmbedFonts: { excluded: STUDIO_ONLY },
   listEmbedTemplateVersions: { excluded: STUDIO_ONLY },
+  preflightEmbedTemplate: { excluded: STUDIO_ONLY },
   publishEmbedTemplateVersion: { excluded: STUDIO_ONLY },
   getEmbedTemplateVersion: { excluded: STUDIO_ONLY },
   rollbackEmbedTemplate: { excluded: STUDIO_ONLY },
