@@ -26,6 +26,7 @@ export type { EmbedInfo, RenderResult, TemplateRecord };
 export type Template = Omit<TemplateWithDocument, 'document'> & { document: DesignDocument };
 export type RenderResponse = RenderOutput;
 export type WorkspaceFontFile = Schemas['EmbedFontFaces']['items'][number];
+export type PreflightReport = Schemas['PreflightReport'];
 
 export class ApiError extends Error {
   constructor(
@@ -70,6 +71,8 @@ export interface Api {
   rollback(id: string, n: number, revision: number): Promise<Template>;
   diff(id: string, from: Side, to: Side): Promise<TemplateDiff>;
   diffImage(id: string, from: Side, to: Side): Promise<Blob>;
+  /** What a render of the saved draft would get wrong (docs/preflight.md): the studio's warnings. */
+  preflight(id: string): Promise<PreflightReport>;
   setToken(token: string): void;
 }
 
@@ -175,6 +178,8 @@ export function createApi(embedId: string, onTokenExpired: () => void): Api {
       );
       return { version: (await response.json()) as TemplateVersion, created: response.status === 201 };
     },
+    preflight: (id) =>
+      json<PreflightReport>(`${base}/templates/${encodeURIComponent(id)}/preflight`, body('POST', {})),
     rollback: (id, n, revision) =>
       json<Template>(`${base}/templates/${encodeURIComponent(id)}/versions/${n}/rollback`, {
         method: 'POST',

@@ -13,7 +13,9 @@ import type { EditorHandle } from '../editor/contract.ts';
 import { mountEditor } from '../editor/index.ts';
 import { fontsFor } from '../fonts.ts';
 import { Autosaver, recoverDraft, type SaveState } from './autosave.ts';
+import { ChecksButton } from './ChecksPanel.tsx';
 import { ConflictDialog } from './ConflictDialog.tsx';
+import { DraftChecks, type Finding } from './checks.ts';
 import { DownloadMenu } from './DownloadMenu.tsx';
 import { type HistoryActions, HistoryPanel } from './HistoryPanel.tsx';
 import { imageLoader, videoLoader } from './images.ts';
@@ -40,6 +42,8 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
   const [problem, setProblem] = useState<string | null>(null);
   const [readOnly, setReadOnly] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [findings, setFindings] = useState<Finding[] | null>(null);
+  const checks = useRef<DraftChecks | null>(null);
   // The save state as of now, for the history actions that wait for autosave.
   const saveState = useRef<SaveState>({ kind: 'saved' });
   saveState.current = state;
@@ -51,9 +55,17 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
       (loaded) => {
         if (cancelled || !host.current) return;
         const locked = loaded.shared;
+        const draftChecks = new DraftChecks(api, loaded.id, (found) => {
+          setFindings(found);
+          editor.current?.setFindings(found);
+        });
+        checks.current = draftChecks;
         const autosaver = new Autosaver(api, loaded.id, loaded.revision, {
           onState: setState,
-          onSaved: (saved) => bridge.emit({ type: 'saved', templateId: saved.id, revision: saved.revision }),
+          onSaved: (saved) => {
+            draftChecks.saved();
+            bridge.emit({ type: 'saved', templateId: saved.id, revision: saved.revision });
+          },
           onRefused: (error) => {
             if (error.code === 'FORBIDDEN') setReadOnly(true);
             bridge.emit({ type: 'error', code: error.code, message: error.message });
@@ -85,6 +97,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
             : undefined,
         });
         if (draft) autosaver.change(draft);
+        else draftChecks.saved();
         setTemplate(loaded);
         setName(loaded.name);
         setReadOnly(locked);
@@ -103,6 +116,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
     );
     return () => {
       cancelled = true;
+      checks.current?.dispose();
       saver.current?.dispose();
       editor.current?.destroy();
       editor.current = null;
@@ -138,6 +152,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
     if (choice === 'theirs') {
       autosaver.acceptTheirs(current);
       editor.current.setDocument(current.document, readOnly);
+      checks.current?.saved();
       setTemplate(current);
       setName(current.name);
     } else autosaver.overwrite(current.revision, editor.current.getDocument());
@@ -175,6 +190,7 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
       }
       autosaver.acceptTheirs(saved);
       editor.current.setDocument(saved.document, readOnly);
+      checks.current?.saved();
       setTemplate(saved);
       setName(saved.name);
       bridge.emit({ type: 'saved', templateId: saved.id, revision: saved.revision });
@@ -210,6 +226,10 @@ export function EditorScreen({ api, info, bridge, templateId, brand, onReady, on
           <SaveIndicator state={state} />
         )}
         <span class="spacer" />
+        <ChecksButton
+          findings={findings}
+          onReveal={(pageId, elementId) => editor.current?.reveal(pageId, elementId)}
+        />
         {template && (
           <button type="button" aria-haspopup="dialog" onClick={() => setHistoryOpen(true)}>
             History

@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { Element } from '../../../src/engine/browser.ts';
 import { useEditorState, useServices } from './context.ts';
+import type { EditorFinding } from './contract.ts';
 import { activePage } from './doc-ops.ts';
 import { Icon } from './icons.tsx';
 import { displayName, label } from './PropertiesPanel.tsx';
@@ -100,6 +101,7 @@ function LayerRow({
         >
           <span class="pe-layer-type">{label(el)}</span> {name}
         </button>
+        <FindingMark findings={state.findings.filter((f) => f.elementId === el.id)} />
         <button
           type="button"
           class="pe-icon"
@@ -152,5 +154,21 @@ function LayerRow({
         />
       )}
     </li>
+  );
+}
+
+/** A mark beside a layer with preflight findings: its severity, and the messages as its name. */
+function FindingMark({ findings }: { findings: readonly EditorFinding[] }) {
+  if (findings.length === 0) return null;
+  const worst = findings.some((f) => f.severity === 'error')
+    ? 'error'
+    : findings.some((f) => f.severity === 'warning')
+      ? 'warning'
+      : 'info';
+  const text = findings.map((f) => f.message).join(' ');
+  return (
+    <span class={`pe-finding-mark is-${worst}`} role="img" aria-label={`${worst}: ${text}`} title={text}>
+      {worst === 'info' ? 'i' : '!'}
+    </span>
   );
 }

@@ -64,6 +64,7 @@ export function Overlay({
     <svg class="pe-overlay" width={page.width * z} height={page.height * z} aria-hidden="true">
       <g transform={transform}>
         {scope && <rect class="pe-scope" x={0} y={0} width={scope.width * z} height={scope.height * z} />}
+        <FindingOutlines state={state} page={page} zoom={z} />
         {selected.map((el) =>
           el.type === 'line' ? (
             <polyline key={el.id} points={poly(lineEnds(el), z)} class="pe-outline" />
@@ -164,6 +165,47 @@ function GroupBox({ elements, zoom, editable }: { elements: Element[]; zoom: num
     <>
       <rect class="pe-group" x={b.x * zoom} y={b.y * zoom} width={b.width * zoom} height={b.height * zoom} />
       {editable && <BoxHandles box={{ ...b, rotation: 0 }} zoom={zoom} />}
+    </>
+  );
+}
+
+/**
+ * Preflight findings on the page: a dashed outline around each element named, red for an error,
+ * amber for a warning, in the coordinates the overlay draws in (the page's, or the entered
+ * group's): an element inside a group not entered is outlined by the group that holds it.
+ */
+function FindingOutlines({ state, page, zoom }: { state: EditorState; page: Page; zoom: number }) {
+  const marked = new Map<string, { element: Element; severity: 'error' | 'warning' }>();
+  for (const found of state.findings) {
+    if (found.pageId !== page.id || !found.elementId || found.severity === 'info') continue;
+    const at = locate(page.elements, found.elementId);
+    if (!at) continue;
+    // Outside the entered group nothing is drawn; inside it, the child of the entered group (or
+    // of the page) that holds the element stands for it.
+    const depth = state.scopeId ? at.ancestors.findIndex((group) => group.id === state.scopeId) : -1;
+    if (state.scopeId && depth < 0) continue;
+    const shown = at.ancestors[depth + 1] ?? at.element;
+    const known = marked.get(shown.id);
+    const severity = found.severity === 'error' || known?.severity === 'error' ? 'error' : 'warning';
+    marked.set(shown.id, { element: shown, severity });
+  }
+  return (
+    <>
+      {[...marked.values()].map(({ element, severity }) =>
+        element.type === 'line' ? (
+          <polyline
+            key={element.id}
+            points={poly(lineEnds(element), zoom)}
+            class={`pe-finding is-${severity}`}
+          />
+        ) : (
+          <polygon
+            key={element.id}
+            points={poly(cornersOf(element), zoom)}
+            class={`pe-finding is-${severity}`}
+          />
+        ),
+      )}
     </>
   );
 }

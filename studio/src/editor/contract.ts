@@ -64,8 +64,24 @@ export interface EditorOptions {
   onResizeToNewTemplate?(document: DesignDocument): void;
 }
 
+/**
+ * A preflight finding (docs/preflight.md) as the shell hands it to the editor: the editor marks the
+ * element on the page and in the layers panel; the shell lists them.
+ */
+export interface EditorFinding {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  pageId: string | null;
+  elementId: string | null;
+  message: string;
+}
+
 export interface EditorHandle {
   getDocument(): DesignDocument;
+  /** The latest preflight's findings (replacing the earlier ones). */
+  setFindings(findings: readonly EditorFinding[]): void;
+  /** Shows the page and selects the element a finding names. */
+  reveal(pageId: string, elementId: string): void;
   /** Replaces the document (after a reload or a conflict resolution); clears undo history. */
   setDocument(document: DesignDocument, readOnly?: boolean): void;
   destroy(): void;

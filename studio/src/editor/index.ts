@@ -34,6 +34,11 @@ export const mountEditor: MountEditor = (root: HTMLElement, options: EditorOptio
   return {
     getDocument: () => store.get().doc,
     setDocument: (document, readOnly) => store.replace(document, readOnly),
+    setFindings: (findings) => store.set({ findings }),
+    reveal: (pageId, elementId) => {
+      if (activePage(store.get().doc).id !== pageId) actions.showPage(pageId);
+      actions.reveal(elementId, false);
+    },
     destroy: () => {
       playhead.dispose();
       render(null, root);

@@ -5,6 +5,7 @@
  * rules are unit-tested in Node.
  */
 import type { DesignDocument } from '../../../src/engine/browser.ts';
+import type { EditorFinding } from './contract.ts';
 import { activePage } from './doc-ops.ts';
 import type { Rect } from './geometry.ts';
 import { createHistory, type History, record, redo, undo } from './history.ts';
@@ -34,6 +35,8 @@ export interface EditorState {
   history: History<DesignDocument>;
   /** A message for the status line (a refused value, say). */
   notice: string | null;
+  /** The shell's latest preflight findings (contract.ts), marked on their elements. */
+  findings: readonly EditorFinding[];
 }
 
 type Listener = (state: EditorState) => void;
@@ -58,6 +61,7 @@ export class EditorStore {
       marquee: null,
       editingTextId: null,
       samples: {},
+      findings: [],
       previewVariables: false,
       history: createHistory(),
       notice: null,
