@@ -252,6 +252,7 @@ export async function createServices(
     background,
     credits,
     templates,
+    preflight,
     baseUrl: config.baseUrl,
     events: batchEventSink(store),
   });

@@ -146,6 +146,43 @@ for (const backend of queues) {
         expect(await ledger()).toEqual([2]);
       });
 
+      it('preflights every row first when asked, failing uncharged the rows with an error finding', async () => {
+        const { key, templateId, ledger, finished } = await setup(10);
+        const rows = [{ name: 'Ann' }, { name: 'ᎣᏏᏲ' }, { name: 'Bob' }];
+        const created = await http(server.base, 'POST', `/v1/templates/${templateId}/batches`, {
+          body: { rows, preflight: true },
+          headers: bearer(key),
+        });
+        expect(created.status).toBe(201);
+        const batch = (await finished(created.json.id)) as { rows: Array<Record<string, unknown>> };
+        expect(batch).toMatchObject({ status: 'completed', progress: { done: 2, failed: 1 } });
+        expect(batch.rows[1]).toMatchObject({
+          row: 2,
+          status: 'failed',
+          error: {
+            code: 'PREFLIGHT_FAILED',
+            details: { findings: [{ code: 'missing-glyphs', elementId: 't1' }] },
+          },
+        });
+        expect(await ledger()).toEqual([10, -1, -1]);
+        // Without the option the same row renders (its characters drawn as boxes), as before.
+        const plain = await http(server.base, 'POST', `/v1/templates/${templateId}/batches`, {
+          body: { rows: [{ name: 'ᎣᏏᏲ' }] },
+          headers: bearer(key),
+        });
+        expect(await finished(plain.json.id)).toMatchObject({ progress: { done: 1, failed: 0 } });
+        const csv = await http(
+          server.base,
+          'POST',
+          `/v1/templates/${templateId}/batches/csv?preflight=true`,
+          {
+            raw: Buffer.from('name\nᎣᏏᏲ\nCyd\n'),
+            headers: { ...bearer(key), 'content-type': 'text/csv' },
+          },
+        );
+        expect(await finished(csv.json.id)).toMatchObject({ progress: { done: 1, failed: 1 } });
+      });
+
       it('takes a CSV whose header names the variables, and refuses malformed, unknown-column or oversized ones whole', async () => {
         const { key, templateId, ledger, finished } = await setup(10);
         const csv = (text: string, query = '?format=jpeg') =>

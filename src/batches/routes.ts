@@ -56,6 +56,7 @@ const queryOptions = {
   dither: queryFlag('GIF only: dither the palette (default true)'),
   timeMs: z.coerce.number().pipe(renderOptionShape.timeMs.unwrap()).optional(),
   allPages: queryFlag('Every page, as in the JSON form'),
+  preflight: queryFlag('Preflight every row first and fail, uncharged, each row with an error finding'),
   version: z
     .union([z.literal('latest'), z.coerce.number().pipe(z.number().int().min(1).max(1_000_000))])
     .optional()
@@ -73,6 +74,13 @@ const jsonBody = z
     scale: queryOptions.scale,
     quality: queryOptions.quality,
     version: versionPinSchema.optional(),
+    preflight: z
+      .boolean()
+      .optional()
+      .describe(
+        'Preflight every row first (docs/preflight.md): a row with an error finding fails, uncharged, ' +
+          'with `PREFLIGHT_FAILED` and its findings; the others render',
+      ),
     rows: z.array(z.record(z.string(), z.string())).min(1).max(MAX_ROWS),
   })
   .strict()

@@ -13,9 +13,11 @@ import { assertSameWorkspace, type Principal } from '../auth/index.ts';
 import { AppError, validationFailed } from '../core/errors.ts';
 import type { CreditService } from '../credits/service.ts';
 import { fromZodIssues, referencedVariables } from '../design/index.ts';
+import type { PreflightService } from '../preflight/index.ts';
 import {
   atBase,
   type BackgroundRenders,
+  isVideoRenderFormat,
   type RenderFormat,
   type RenderRequest,
   type RenderResult,
@@ -55,6 +57,11 @@ export interface BatchInput {
   allPages?: boolean;
   /** A published version for every row (`latest` is resolved once, when the batch is made). */
   version?: number | 'latest';
+  /**
+   * Preflight every row first (docs/preflight.md) and fail, uncharged, each row with an error
+   * finding (`PREFLIGHT_FAILED`, the findings in its details); the others render.
+   */
+  preflight?: boolean;
 }
 
 /** The render options a batch gives every row, as the render route takes them. */
@@ -89,6 +96,7 @@ export class BatchService {
       background: BackgroundRenders;
       credits: CreditService;
       templates: TemplateService;
+      preflight: PreflightService;
       baseUrl: string;
       events?: BatchEventSink;
     },
@@ -118,12 +126,16 @@ export class BatchService {
       }),
     );
     // The price first: each new identity once; identical earlier renders and repeated rows are free.
-    // A row that cannot be planned (a bad value, an unknown page) fails alone.
+    // A row that cannot be planned (a bad value, an unknown page) fails alone, as does one that
+    // preflight finds an error in, when asked.
     const identities = new Set<string>();
     const identityOfRow = new Map<number, string>();
-    const rowErrors = new Map<number, { code: string; details: unknown }>();
+    const rowErrors = input.preflight
+      ? await this.preflightRows(principal, templateId, input, version)
+      : new Map<number, { code: string; details: unknown }>();
     let price = 0;
     for (const [index, request] of requests.entries()) {
+      if (rowErrors.has(index)) continue;
       if (!request.success) {
         rowErrors.set(index, { code: 'VALIDATION_FAILED', details: fromZodIssues(request.error.issues) });
         continue;
@@ -185,6 +197,36 @@ export class BatchService {
     }
     await this.settle(batch.id);
     return this.get(principal, batch.id);
+  }
+
+  /**
+   * Rows whose preflight finds an error, each with those findings. The rows render the template as
+   * the batch pins it, on the pages the render would draw; a row whose page does not exist is left
+   * to fail as a render would.
+   */
+  private async preflightRows(
+    principal: Principal,
+    templateId: string,
+    input: BatchInput,
+    version: number | undefined,
+  ): Promise<Map<number, { code: string; details: unknown }>> {
+    const meta = await this.deps.templates.renderMeta(principal, templateId, version);
+    const { document } = await this.deps.templates.draftOf(meta);
+    const all = document.pages.map((page) => page.id);
+    const wanted =
+      input.allPages || isVideoRenderFormat(input.format) ? all : [input.pageId ?? document.activePageId];
+    const failed = new Map<number, { code: string; details: unknown }>();
+    if (!wanted.every((pageId) => all.includes(pageId))) return failed;
+    const reports = await this.deps.preflight.checkRows(principal, document, wanted, input.rows, {
+      format: input.format,
+      ...(input.scale !== undefined ? { scale: input.scale } : {}),
+      ...(input.timeMs !== undefined ? { timeMs: input.timeMs } : {}),
+    });
+    reports.forEach((report, index) => {
+      const errors = report.findings.filter((found) => found.severity === 'error');
+      if (errors.length > 0) failed.set(index, { code: 'PREFLIGHT_FAILED', details: { findings: errors } });
+    });
+    return failed;
   }
 
   /** One row's background render, or its own failure (a refused charge, say). */

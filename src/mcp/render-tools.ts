@@ -42,6 +42,12 @@ const batchArgs = z
     pageId: renderRequestSchema.shape.pageId,
     allPages: renderRequestSchema.shape.allPages,
     version: renderRequestSchema.shape.version,
+    preflight: z
+      .boolean()
+      .optional()
+      .describe(
+        'Preflight every row first (as preflight_template): a row with an error finding fails uncharged with PREFLIGHT_FAILED',
+      ),
   })
   .strict();
 const renderId = z.string().min(1).max(200).describe('A render id (`rnd_…`), as render_template answered');
