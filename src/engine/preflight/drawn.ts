@@ -3,20 +3,10 @@
  * multiplied down, so a check sees an element's box on the page whatever groups, rotations and
  * flips it sits in. An element that draws nothing (hidden, fully transparent, empty) is absent.
  */
+import { multiply } from '../layout/geometry.ts';
 import type { DrawOp, GroupOp, ImageOp, Matrix } from '../layout/types.ts';
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-
-function multiply(a: Matrix, b: Matrix): Matrix {
-  return [
-    a[0] * b[0] + a[2] * b[1],
-    a[1] * b[0] + a[3] * b[1],
-    a[0] * b[2] + a[2] * b[3],
-    a[1] * b[2] + a[3] * b[3],
-    a[0] * b[4] + a[2] * b[5] + a[4],
-    a[1] * b[4] + a[3] * b[5] + a[5],
-  ];
-}
 
 export interface DrawnElement {
   op: GroupOp;
