@@ -3,6 +3,7 @@
  * for the draft, a pinned version and sample rows, free of credits, confined to the workspace, and
  * bounded: a thousand rows answer within the render time limit, or say how many were checked.
  */
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';
 import { admin, bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
@@ -115,4 +116,70 @@ describe('POST /v1/templates/:id/preflight', () => {
       Array.from({ length: 10 }, (_, i) => i * 100 + 7).filter((row) => row < checked),
     );
   });
+});
+
+describe('preflight within a short render time limit', () => {
+  let short: TestServer;
+  let silent: Server;
+  let port = 0;
+  beforeAll(async () => {
+    // Takes connections and never answers, not even the TLS handshake: an image that never arrives.
+    silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    port = (silent.address() as AddressInfo).port;
+    short = await startTestServer('sqlite', {
+      PLATEN_RENDER_RATE_LIMIT: '0',
+      PLATEN_RENDER_TIMEOUT_MS: '3000',
+    });
+  });
+  afterAll(async () => {
+    await short.close();
+    silent.close();
+  });
+
+  it('answers before the limit with the rows it checked, and a batch fails the row that cannot be checked', async () => {
+    const { key } = await workspaceWithKey(short.base, { credits: 5 });
+    const document = simpleDocument('{{name}}');
+    document.pages[0]?.elements.push({
+      id: 'img',
+      type: 'image',
+      name: 'photo',
+      x: 300,
+      y: 200,
+      width: 40,
+      height: 40,
+      src: 'asset:ast_placeholder',
+    } as never);
+    const created = await http(short.base, 'POST', '/v1/templates', {
+      body: { name: 'slow', document },
+      headers: bearer(key),
+    });
+    const id = created.json.id as string;
+    const never = `https://127.0.0.1:${port}/never.png`;
+    const started = Date.now();
+    const answer = await http(short.base, 'POST', `/v1/templates/${id}/preflight`, {
+      body: { rows: [{ name: 'a', photo: never }, { name: 'b' }] },
+      headers: bearer(key),
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ ok: false, complete: false, checkedRows: 0, rows: 2 });
+
+    const batch = await http(short.base, 'POST', `/v1/templates/${id}/batches`, {
+      body: {
+        rows: [
+          { name: 'a', photo: never },
+          { name: 'b', photo: 'asset:ast_gone' },
+        ],
+        preflight: true,
+      },
+      headers: bearer(key),
+    });
+    expect(batch.status).toBe(201);
+    expect(
+      batch.json.rows.map((row: { error: { details: { findings: { code: string }[] } } }) =>
+        row.error.details.findings.map((f) => f.code),
+      ),
+    ).toEqual([['render-failed'], ['image-failed']]);
+  }, 30_000);
 });

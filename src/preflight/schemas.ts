@@ -53,7 +53,7 @@ export const preflightFindingSchema = z
 
 export const preflightReportSchema = z
   .object({
-    ok: z.boolean().describe('No finding is an error (in the rows checked)'),
+    ok: z.boolean().describe('Every row was checked and no finding is an error'),
     counts: z.object({ error: z.number().int(), warning: z.number().int(), info: z.number().int() }),
     findings: z.array(preflightFindingSchema),
     rows: z.number().int().describe('Rows asked about (1 without `rows`)'),

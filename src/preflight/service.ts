@@ -9,7 +9,7 @@
 import { ownsOrShared, type Principal, tenancyOf } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { applyModifications, type DesignDocument } from '../design/index.ts';
-import type { PreflightAnswer } from '../engine/preflight/index.ts';
+import type { PreflightAnswer, PreflightFinding } from '../engine/preflight/index.ts';
 import type { RenderedFile, RenderJob } from '../engine/types.ts';
 import type { JobInputLoader } from '../renders/index.ts';
 import type { TemplateService } from '../templates/index.ts';
@@ -29,6 +29,17 @@ export interface PreflightServiceDeps {
 export const MAX_LISTED_FINDINGS = 2000;
 /** Of the render time limit, the share after which no further row is started. */
 const ROW_BUDGET = 0.75;
+
+function tooSlow(timeoutMs: number): PreflightFinding {
+  return {
+    code: 'render-failed',
+    severity: 'error',
+    pageId: null,
+    elementId: null,
+    message: `Checking this row took longer than the render time limit allows (${timeoutMs} ms): its render would too.`,
+    details: { reason: 'timeout' },
+  };
+}
 
 export class PreflightService {
   constructor(private readonly deps: PreflightServiceDeps) {}
@@ -62,6 +73,8 @@ export class PreflightService {
     while (reports.length < rows.length) {
       const answer = await this.run(principal, document, pageIds, rows.slice(reports.length), output);
       reports.push(...answer.reports);
+      // A row that alone outlasts the time (an image that never arrives) would outlast its render too.
+      if (answer.checked === 0) reports.push({ findings: [tooSlow(this.deps.timeoutMs)] });
     }
     return reports;
   }
@@ -86,7 +99,7 @@ export class PreflightService {
       if (report.findings.some((found) => found.severity === 'error')) rowsWithErrors.push(row);
     });
     return {
-      ok: counts.error === 0,
+      ok: counts.error === 0 && answer.checked === rows.length,
       counts,
       findings,
       rows: rows.length,

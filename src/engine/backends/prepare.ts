@@ -26,6 +26,7 @@ import {
   type PageLayout,
   pageImageSources,
   svgElementImageKey,
+  type TextLayout,
 } from '../layout/index.ts';
 import type { DrawOp } from '../layout/types.ts';
 import { cacheBytes } from './cache-limits.ts';
@@ -271,6 +272,8 @@ export async function preparePage(
   deviceScale: number,
   /** Motion: elements scaled about their centre at this time (design/timeline.ts `pageAtTime`). */
   scales?: ReadonlyMap<string, number>,
+  /** Filled with each text element's layout (preflight), when given. */
+  textLayouts?: Map<string, TextLayout>,
 ): Promise<PreparedPage> {
   const loaded = await loadPageImages(page, context);
   const images = new Map<string, ImageInfo>();
@@ -282,6 +285,7 @@ export async function preparePage(
     images,
     deviceScale,
     ...(scales && scales.size > 0 ? { scales } : {}),
+    ...(textLayouts ? { textLayouts } : {}),
   };
   const result = layoutPage(page, env);
   if (!result.ok) throw elementFailure(page.id, result.elementId, result.reason);

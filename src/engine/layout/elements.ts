@@ -211,8 +211,11 @@ function svgOps(el: SvgElement, env: LayoutEnv): DrawOp[] {
 
 function contentOps(el: Element, env: LayoutEnv): DrawOp[] {
   switch (el.type) {
-    case 'text':
-      return layoutText(el, env).ops;
+    case 'text': {
+      const text = layoutText(el, env);
+      env.textLayouts?.set(el.id, text);
+      return text.ops;
+    }
     case 'image':
       return imageElementOps(el, env);
     case 'rect':

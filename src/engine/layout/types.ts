@@ -1,3 +1,5 @@
+import type { TextLayout } from './text/layout-text.ts';
+
 /**
  * The vocabulary between layout and drawing: positioned draw operations in page units, and the
  * few things layout asks of its host (text measurement, font names, image sizes). Plain data, so
@@ -151,6 +153,8 @@ export interface LayoutEnv {
   deviceScale: number;
   /** Motion: elements drawn scaled about their box centre (id → factor; see design/timeline.ts). */
   scales?: ReadonlyMap<string, number>;
+  /** When given, each text element's layout by element id (preflight reads how the text fit). */
+  textLayouts?: Map<string, TextLayout>;
 }
 
 export interface PageLayout {

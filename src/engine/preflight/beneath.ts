@@ -108,20 +108,23 @@ export function contrastFindings(input: ContrastInput): PreflightFinding[] {
   if (pixels.length === 0) return [];
   const outline = el.stroke && el.stroke.width > 0 ? parseColor(el.stroke.color) : null;
   let worst = Number.POSITIVE_INFINITY;
+  // Each colour once: a long text is many runs of few colours.
+  const colors = new Map<string, { rgb: Rgb; alpha: number }>();
   for (const run of layout.runs)
-    for (const { rgb, alpha } of colorsOf(run.color)) {
-      const a = alpha * drawn.opacity;
-      const ratios = new Float64Array(pixels.length);
-      pixels.forEach((pixel, index) => {
-        let ratio = contrastRatio(over(rgb, a, pixel), pixel);
-        if (outline && outline.a > 0) {
-          const edge = over(outline, outline.a * drawn.opacity, pixel);
-          ratio = Math.max(ratio, contrastRatio(edge, pixel));
-        }
-        ratios[index] = ratio;
-      });
-      worst = Math.min(worst, typicalRatio(ratios));
-    }
+    for (const color of colorsOf(run.color)) colors.set(JSON.stringify(color), color);
+  for (const { rgb, alpha } of colors.values()) {
+    const a = alpha * drawn.opacity;
+    const ratios = new Float64Array(pixels.length);
+    pixels.forEach((pixel, index) => {
+      let ratio = contrastRatio(over(rgb, a, pixel), pixel);
+      if (outline && outline.a > 0) {
+        const edge = over(outline, outline.a * drawn.opacity, pixel);
+        ratio = Math.max(ratio, contrastRatio(edge, pixel));
+      }
+      ratios[index] = ratio;
+    });
+    worst = Math.min(worst, typicalRatio(ratios));
+  }
   const required = requiredRatio(layout.fontSize, el.fontWeight);
   if (!(worst < required)) return [];
   const shown = Math.floor(worst * 100) / 100;

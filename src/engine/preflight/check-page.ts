@@ -9,12 +9,13 @@ import { mapElements, walkElements } from '../../design/index.ts';
 import type { SourceContext } from '../backends/image-sources.ts';
 import { preparePage, processMeasurer } from '../backends/prepare.ts';
 import { RenderError } from '../errors.ts';
-import { type FontCatalog, type ImageInfo, type LayoutEnv, layoutText } from '../layout/index.ts';
+import type { FontCatalog, TextLayout } from '../layout/index.ts';
 import type { OutputFormat } from '../types.ts';
 import { contrastCanvas, contrastFindings } from './beneath.ts';
 import type { CharacterSet } from './coverage.ts';
 import { drawnElements, mappedBounds } from './drawn.ts';
 import { finding, type PreflightFinding } from './findings.ts';
+import type { ImageLoads } from './image-loads.ts';
 import { loadOrReport, resolutionFindings } from './images.ts';
 import { fitFindings, glyphFindings } from './text.ts';
 
@@ -24,6 +25,7 @@ export interface PageCheck {
   covered: (family: string) => CharacterSet;
   output: { format: OutputFormat; scale: number };
   source: SourceContext;
+  loads: ImageLoads;
 }
 
 /** A whole-page unit of tolerance: anti-aliasing and rounding, not a design choice. */
@@ -33,11 +35,12 @@ export async function checkPage(check: PageCheck): Promise<PreflightFinding[]> {
   const findings: PreflightFinding[] = [];
   const { fonts, source, output } = check;
   // Video clips are checked by the service (their assets and kinds), not decoded here.
-  const page = withoutVideos(await loadOrReport(check.page, source, findings));
+  const page = withoutVideos(await loadOrReport(check.page, check.loads, findings));
   const { canvas, scale } = contrastCanvas(page);
+  const textLayouts = new Map<string, TextLayout>();
   let prepared: Awaited<ReturnType<typeof preparePage>>;
   try {
-    prepared = await preparePage(page, fonts, source, scale);
+    prepared = await preparePage(page, fonts, source, scale, undefined, textLayouts);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     const details = error.details;
@@ -52,10 +55,7 @@ export async function checkPage(check: PageCheck): Promise<PreflightFinding[]> {
     return findings;
   }
   const drawn = drawnElements(prepared.layout.ops);
-  const sizes = new Map<string, ImageInfo>();
-  for (const [key, image] of prepared.images) sizes.set(key, { width: image.width, height: image.height });
   const measurer = processMeasurer();
-  const env: LayoutEnv = { measurer, fonts, images: sizes, deviceScale: scale };
   for (const { element } of walkElements(page.elements)) {
     const placed = drawn.get(element.id);
     if (!placed) continue;
@@ -96,8 +96,8 @@ export async function checkPage(check: PageCheck): Promise<PreflightFinding[]> {
       );
     if (element.type === 'image')
       findings.push(...resolutionFindings(page.id, element.id, placed, prepared.images, output));
-    if (element.type !== 'text') continue;
-    const layout = layoutText(element, env);
+    const layout = element.type === 'text' ? textLayouts.get(element.id) : undefined;
+    if (element.type !== 'text' || !layout) continue;
     findings.push(...fitFindings(page.id, element, layout));
     findings.push(...glyphFindings(page.id, element, layout, check.covered));
     if (visible)

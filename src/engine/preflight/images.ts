@@ -6,32 +6,30 @@
  * image is enlarged and looks soft.
  */
 import { isImageBackground, mapElements, type Page, walkElements } from '../../design/index.ts';
-import { ImageSourceError, type SourceContext } from '../backends/image-sources.ts';
 import type { LoadedImage } from '../backends/images.ts';
-import { loadImage } from '../backends/prepare.ts';
 import { pageImageSources } from '../layout/index.ts';
 import type { OutputFormat } from '../types.ts';
 import type { DrawnElement } from './drawn.ts';
 import { finding, type PreflightFinding } from './findings.ts';
+import type { ImageLoads } from './image-loads.ts';
 
 export const PDF_MIN_DPI = 150;
+
+/** A reason as the end of a sentence: with one full stop. */
+const sentence = (reason: string): string => `${reason.replace(/\.+$/, '')}.`;
 const POINTS_PER_INCH = 72;
 
 /** Loads the page's images; those that fail are reported and the page returned without them. */
 export async function loadOrReport(
   page: Page,
-  context: SourceContext,
+  loads: ImageLoads,
   findings: PreflightFinding[],
 ): Promise<Page> {
   const failed = new Map<string, string>();
   await Promise.all(
     pageImageSources(page).map(async (src) => {
-      try {
-        await loadImage(src, context);
-      } catch (error) {
-        if (!(error instanceof ImageSourceError)) throw error;
-        failed.set(src, error.reason);
-      }
+      const reason = await loads.outcome(src);
+      if (reason !== null) failed.set(src, reason);
     }),
   );
   if (failed.size === 0) return page;
@@ -41,7 +39,7 @@ export async function loadOrReport(
       finding(
         'image-failed',
         { pageId: page.id, elementId: null },
-        `The page background image cannot be loaded: ${background}.`,
+        `The page background image cannot be loaded: ${sentence(background)}`,
         {
           reason: background,
         },
@@ -54,7 +52,7 @@ export async function loadOrReport(
       finding(
         'image-failed',
         { pageId: page.id, elementId: element.id },
-        `The image cannot be loaded: ${reason}.`,
+        `The image cannot be loaded: ${sentence(reason)}`,
         {
           reason,
         },

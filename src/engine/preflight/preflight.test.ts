@@ -3,6 +3,7 @@
  * none from the same document without it, so no check passes by saying nothing or by saying
  * everything.
  */
+import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { documentOf, jobFor, pageDocument, testPhoto } from '../goldens/harness.ts';
 import { renderInProcess } from '../render.ts';
@@ -178,9 +179,32 @@ describe('preflight', () => {
     expect(answer).toEqual({ reports: [{ findings: [] }, { findings: [] }], checked: 2 });
   });
 
-  it('stops at its deadline and says how many rows it checked', async () => {
-    const job = jobFor(pageDocument({ width: 200, height: 100, elements: [text({})] }), 'png');
-    const answer = await preflightInProcess(job, { rows: [{}, {}, {}], until: Date.now() - 1 });
-    expect(answer.checked).toBe(1);
+  it('stops at its deadline, a row waiting on an image included, and says how many rows it checked', async () => {
+    // Takes the connection and never answers, not even the TLS handshake.
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const doc = pageDocument({
+        width: 200,
+        height: 100,
+        elements: [
+          { id: 'i', type: 'image', name: 'photo', x: 0, y: 0, width: 50, height: 50, src: 'asset:ast_none' },
+        ],
+      });
+      const job = jobFor(doc, 'png', { allowPrivateUrls: true });
+      const rows: Record<string, string>[] = [
+        { photo: 'asset:ast_none' },
+        { photo: `https://127.0.0.1:${port}/never.png` },
+        {},
+      ];
+      const started = Date.now();
+      const answer = await preflightInProcess(job, { rows, until: started + 500 });
+      expect(answer.checked).toBe(1);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await preflightInProcess(job, { rows, until: Date.now() - 1 })).checked).toBe(0);
+    } finally {
+      server.close();
+    }
   });
 });
