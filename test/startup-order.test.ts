@@ -64,7 +64,10 @@ describe('one start-up for main and the test harness', () => {
     // The start-up steps are written once, in src/start.ts: no entry point or harness file repeats them.
     const steps =
       /\b(createServices|buildApp|startPeriodic|bootstrapIfEmpty|startTracing)\(|\.listen\(\{|\.(maintenance|webhookDispatcher|renderQueue)\.start\(/;
-    const harness = readdirSync(join(root, 'test/harness')).map((name) => `test/harness/${name}`);
+    const harness = readdirSync(join(root, 'test/harness'), { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => `test/harness/${name}`);
     for (const path of ['src/main.ts', ...harness]) expect(source(path), path).not.toMatch(steps);
   });
 

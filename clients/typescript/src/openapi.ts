@@ -1786,7 +1786,7 @@ export interface components {
             row?: number;
         };
         PreflightReport: {
-            /** @description No finding is an error (in the rows checked) */
+            /** @description Every row was checked and no finding is an error */
             ok: boolean;
             counts: {
                 error: number;
@@ -4835,6 +4835,8 @@ export interface operations {
                     timeMs?: number;
                     /** @description Render a published version instead of the draft: its number, or `latest` (the last published). Absent: the draft. 404 when the template has no such version */
                     version?: number | "latest";
+                    /** @description Preflight every row first (docs/preflight.md): a row with an error finding fails, uncharged, with `PREFLIGHT_FAILED` and its findings; the others render */
+                    preflight?: boolean;
                     rows: {
                         [key: string]: string;
                     }[];
@@ -4939,6 +4941,8 @@ export interface operations {
                 timeMs?: number;
                 /** @description Every page, as in the JSON form */
                 allPages?: "true" | "false";
+                /** @description Preflight every row first and fail, uncharged, each row with an error finding */
+                preflight?: "true" | "false";
                 /** @description A published version for every row: its number or `latest` (resolved once). Default: the draft */
                 version?: "latest";
             };
