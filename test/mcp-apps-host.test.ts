@@ -50,6 +50,9 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     await server?.close();
   });
 
+  // Each test drives Chromium through several renders: on a loaded machine (the whole suite on two
+  // cores) that outlasts the default 30 s.
+
   /** Opens the host, lets the agent call `tool`, and answers the app's frame once it has a form. */
   async function openApp(scope: string, tool: string, args: Record<string, unknown>) {
     const token = await accessTokenFor(server.base, person, scope);
@@ -138,7 +141,7 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     await screenshot(page, 'rendered');
     expect(problems).toEqual([]);
     await page.close();
-  });
+  }, 90_000);
 
   it("shows the agent's render at once, from render_template's result", async () => {
     const { page, frame } = await openApp('template:read render:write', 'render_template', {
@@ -172,7 +175,7 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     );
     expect(loaded).toBeGreaterThan(0);
     await page.close();
-  });
+  }, 90_000);
 
   it('under a read-only token previews, but the render is refused like any call and the app says so', async () => {
     const { page, frame } = await openApp('template:read', 'get_template', { templateId });
@@ -191,5 +194,5 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     expect((await hostLog(page)).toolCalls.at(-1)).toBe('render_template');
     await screenshot(page, 'refused');
     await page.close();
-  });
+  }, 90_000);
 });
