@@ -86,7 +86,12 @@ export function HistoryCompare(props: {
           {options}
         </select>
         <label for="compare-to">To</label>
-        <select id="compare-to" value={sideValue(to)} onChange={(e) => setTo(sideOf(e.currentTarget.value))}>
+        <select
+          id="compare-to"
+          class="console-side"
+          value={sideValue(to)}
+          onChange={(e) => setTo(sideOf(e.currentTarget.value))}
+        >
           {options}
         </select>
         <button type="submit" disabled={busy}>
