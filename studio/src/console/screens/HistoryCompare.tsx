@@ -27,8 +27,8 @@ export function HistoryCompare(props: {
   const { workspaceId, templateId, numbers, asked } = props;
   const [from, setFrom] = useState<Side>(asked?.from ?? numbers[0] ?? 'draft');
   const [to, setTo] = useState<Side>(asked?.to ?? 'draft');
-  const [diff, setDiff] = useState<TemplateDiff | null>(null);
-  const [picture, setPicture] = useState<string | null>(null);
+  // The answer with the pair it answers: a new pair never shows the last pair's changes.
+  const [result, setResult] = useState<{ for: Comparison; diff: TemplateDiff; picture: string } | null>(null);
   const [error, busy, act] = useAction();
 
   useEffect(() => {
@@ -46,8 +46,7 @@ export function HistoryCompare(props: {
       ]);
       if (!live) return;
       url = URL.createObjectURL(png);
-      setDiff(changes);
-      setPicture(url);
+      setResult({ for: asked, diff: changes, picture: url });
     });
     return () => {
       live = false;
@@ -66,6 +65,9 @@ export function HistoryCompare(props: {
     )),
   ];
   const title = asked ? `${sideName(asked.from)} → ${sideName(asked.to)}` : '';
+  const shown = result && result.for === asked ? result : null;
+  const diff = shown?.diff;
+  const picture = shown?.picture;
   return (
     <section class="console-card" aria-labelledby="compare-title">
       <h2 id="compare-title">Compare</h2>
