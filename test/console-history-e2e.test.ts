@@ -5,19 +5,17 @@
  * nothing changed), then rolls back and the draft is the version again. axe-core checks the screen;
  * with PLATEN_UPDATE_SCREENSHOTS=1 it is saved as docs/console/template-history.png.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';
+import { seriousViolations } from './harness/axe.ts';
 import { consolePerson } from './harness/console.ts';
 import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
 import { chromiumMissing, ensureStudioBuilt, launchChromium } from './harness/studio.ts';
 
 if (chromiumMissing) console.log(`console history browser test skipped: ${chromiumMissing}`);
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SCREENSHOT = join(import.meta.dirname, '..', 'docs', 'console', 'template-history.png');
 
 describe.skipIf(chromiumMissing !== null)('the console history panel (Chromium)', () => {
@@ -99,17 +97,7 @@ describe.skipIf(chromiumMissing !== null)('the console history panel (Chromium)'
     await page.waitForTimeout(300);
     if (process.env.PLATEN_UPDATE_SCREENSHOTS === '1')
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    await page.evaluate(axeSource);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(d: Document): Promise<{ violations: unknown[] }> } })
-        .axe;
-      return (await axe.run(document)).violations;
-    })) as { id: string; impact: string | null; nodes: { target: unknown }[] }[];
-    expect(
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
-    ).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
 
   it('says so when the draft moved on (412), then rolls back to version 1', async () => {

@@ -4,11 +4,10 @@
  * font covers opens with the checks button saying so, the element marked in the layers panel and
  * outlined on the page; the list selects it; fixing the text (autosaved) clears the checks.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';
+import { seriousViolations } from './harness/axe.ts';
 import { asSession } from './harness/embeds.ts';
 import { startTestServer, type TestServer } from './harness/server.ts';
 import {
@@ -23,7 +22,6 @@ import {
 
 if (chromiumMissing) console.log(`studio checks e2e test skipped: ${chromiumMissing}`);
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const OVERFLOWING = 'A headline far too long for the little box it has to live in, so it spills out ᎣᏏᏲ';
 
 describe.skipIf(chromiumMissing !== null)('the studio checks (Chromium)', () => {
@@ -73,15 +71,7 @@ describe.skipIf(chromiumMissing !== null)('the studio checks (Chromium)', () => 
     const items = dialog.getByRole('listitem');
     await expect.poll(() => items.count()).toBe(2);
     expect(await dialog.innerText()).toContain('No available font has Cherokee characters Ꭳ Ꮟ Ᏺ');
-    await frame.evaluate(axeSource);
-    const violations = (await frame.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(d: Document): Promise<{ violations: unknown[] }> } })
-        .axe;
-      return (await axe.run(document)).violations;
-    })) as { id: string; impact: string | null }[];
-    expect(
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    ).toEqual([]);
+    expect(await seriousViolations(frame)).toEqual([]);
     await items.first().getByRole('button', { name: 'Select the element t1' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     // Selected: the properties panel edits the headline.

@@ -5,11 +5,10 @@
  * back (asked first) and see the editor show version 1's text, saved as the draft. axe-core checks
  * the open panel.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleDocument } from './fixtures/samples.ts';
+import { seriousViolations } from './harness/axe.ts';
 import { asSession } from './harness/embeds.ts';
 import { startTestServer, type TestServer } from './harness/server.ts';
 import {
@@ -26,8 +25,6 @@ import {
 } from './harness/studio.ts';
 
 if (chromiumMissing) console.log(`studio history e2e test skipped: ${chromiumMissing}`);
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(chromiumMissing !== null)('the studio history panel (Chromium)', () => {
   let server: TestServer;
@@ -110,17 +107,7 @@ describe.skipIf(chromiumMissing !== null)('the studio history panel (Chromium)',
       .poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
 
-    await frame.evaluate(axeSource);
-    const violations = (await frame.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(d: Document): Promise<{ violations: unknown[] }> } })
-        .axe;
-      return (await axe.run(document)).violations;
-    })) as { id: string; impact: string | null; nodes: { target: unknown }[] }[];
-    expect(
-      violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
-    ).toEqual([]);
+    expect(await seriousViolations(frame)).toEqual([]);
   }, 60_000);
 
   it('rolls back to version 1: asked first, then the editor shows it and the draft is it', async () => {
