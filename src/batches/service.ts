@@ -17,12 +17,12 @@ import type { PreflightService } from '../preflight/index.ts';
 import {
   atBase,
   type BackgroundRenders,
-  isVideoRenderFormat,
   type RenderFormat,
   type RenderRequest,
   type RenderResult,
   type RenderService,
   renderRequestSchema,
+  selectPages,
 } from '../renders/index.ts';
 import type { BatchRecord, BatchRowState } from '../store/batches.ts';
 import type { Store } from '../store/index.ts';
@@ -211,12 +211,21 @@ export class BatchService {
     version: number | undefined,
   ): Promise<Map<number, { code: string; details: unknown }>> {
     const meta = await this.deps.templates.renderMeta(principal, templateId, version);
-    const { document } = await this.deps.templates.draftOf(meta);
-    const all = document.pages.map((page) => page.id);
-    const wanted =
-      input.allPages || isVideoRenderFormat(input.format) ? all : [input.pageId ?? document.activePageId];
+    const draft = await this.deps.templates.draftOf(meta);
+    const { document } = draft;
     const failed = new Map<number, { code: string; details: unknown }>();
-    if (!wanted.every((pageId) => all.includes(pageId))) return failed;
+    // The pages the rows' renders draw, chosen as the render route chooses them.
+    let wanted: string[];
+    try {
+      wanted = selectPages(
+        draft,
+        { format: input.format, pageId: input.pageId, allPages: input.allPages },
+        null,
+      ).pageIds;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return failed;
+      throw error;
+    }
     const reports = await this.deps.preflight.checkRows(principal, document, wanted, input.rows, {
       format: input.format,
       ...(input.scale !== undefined ? { scale: input.scale } : {}),

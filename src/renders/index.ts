@@ -42,6 +42,7 @@ export {
   type VideoRenderFormat,
   versionPinSchema,
 } from './schemas.ts';
+export { select as selectPages } from './selection.ts';
 export {
   type CreditEstimate,
   EXTENSIONS,
