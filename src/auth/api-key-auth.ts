@@ -7,8 +7,7 @@ import { AppError } from '../core/errors.ts';
 import { isApiKeyShape } from '../core/ids.ts';
 import { LAST_USED_RESOLUTION_MS } from '../store/api-keys.ts';
 import type { Store } from '../store/index.ts';
-import type { Authenticator } from './authenticator.ts';
-import type { Principal } from './principal.ts';
+import type { Authenticated, Authenticator } from './authenticator.ts';
 import { isScope } from './scopes.ts';
 
 export interface CredentialHeaders {
@@ -31,24 +30,30 @@ export function apiKeyAuthenticator(store: Store): Authenticator {
   return ({ headers, address }) => authenticateApiKey(store, headers, address);
 }
 
-/** The key's principal, or 403 INVALID_API_KEY (whatever its workspace's state: the caller's to check). */
+/**
+ * The key's principal and its workspace's suspension (read in the same query), or 403
+ * INVALID_API_KEY: a suspended workspace is the caller's to refuse.
+ */
 export async function authenticateApiKey(
   store: Store,
   headers: CredentialHeaders,
   address: string | null,
-): Promise<Principal> {
+): Promise<Authenticated> {
   const key = extractApiKey(headers);
   if (!key || !isApiKeyShape(key)) throw new AppError('INVALID_API_KEY');
   const found = await store.apiKeys.findActiveWithWorkspace(key);
   if (!found) throw new AppError('INVALID_API_KEY');
-  const { key: record } = found;
+  const { key: record, suspended } = found;
   // "Last used", for people managing keys: off the request's path, at most once a minute per key.
   if (!record.lastUsedAt || Date.parse(record.lastUsedAt) < Date.now() - LAST_USED_RESOLUTION_MS)
     store.apiKeys.touch(record.id).catch(() => undefined);
   return {
-    workspaceId: record.workspaceId,
-    scopes: new Set(record.scopes.filter(isScope)),
-    actor: { type: 'api_key', id: record.id, prefix: record.prefix },
-    address,
+    principal: {
+      workspaceId: record.workspaceId,
+      scopes: new Set(record.scopes.filter(isScope)),
+      actor: { type: 'api_key', id: record.id, prefix: record.prefix },
+      address,
+    },
+    workspaceSuspended: suspended,
   };
 }

@@ -33,12 +33,23 @@ export interface AuthInput {
 }
 
 /**
+ * What a credential check answers: the principal, and its workspace's suspension when the check
+ * read the workspace anyway (an API key's lookup joins it). The kernel reads the suspension itself
+ * when the check did not: one query fewer on every request of the hot paths, never one skipped.
+ */
+export interface Authenticated {
+  principal: Principal;
+  /** Absent when the check did not read the workspace. */
+  workspaceSuspended?: boolean;
+}
+
+/**
  * Checks the credential and answers its principal, or throws the credential's AppError. What
  * follows the credential in the order of checks (docs/api.md, Errors: the workspace's suspension,
  * a named workspace, the scope) is the kernel's, once for every kind (http/auth-hook.ts);
  * `insufficientScope` words the scope refusal where a protocol says how (OAuth's challenge).
  */
-export type Authenticator = ((input: AuthInput) => Promise<Principal>) & {
+export type Authenticator = ((input: AuthInput) => Promise<Authenticated>) & {
   insufficientScope?: (scope: Scope) => AppError;
 };
 

@@ -15,7 +15,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../core/errors.ts';
 import type { EmbedRecord } from '../store/embeds.ts';
 import type { Store } from '../store/index.ts';
-import type { Authenticator } from './authenticator.ts';
+import type { Authenticated, Authenticator } from './authenticator.ts';
 import type { Principal } from './principal.ts';
 import type { Scope } from './scopes.ts';
 
@@ -103,7 +103,7 @@ export class EmbedSessionTokens {
 const bearerOf = (authorization: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 
 export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionTokens): Authenticator {
-  return async ({ headers, params, address }): Promise<Principal> => {
+  return async ({ headers, params, address }): Promise<Authenticated> => {
     const embedId = params.embedId ?? '';
     const token = bearerOf(headers.authorization);
     const claims = token && token.length <= 4096 ? await tokens.verify(token, embedId) : null;
@@ -119,7 +119,7 @@ export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionToke
     )
       throw new AppError('INVALID_SESSION');
     if (!embed.enabled) throw new AppError('EMBED_DISABLED');
-    return {
+    const principal: Principal = {
       workspaceId: embed.workspaceId,
       scopes: new Set(embedScopes(embed)),
       actor: {
@@ -132,5 +132,6 @@ export function embedSessionAuthenticator(store: Store, tokens: EmbedSessionToke
       },
       address,
     };
+    return { principal, workspaceSuspended: embed.workspaceSuspended };
   };
 }

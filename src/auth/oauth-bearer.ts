@@ -12,7 +12,6 @@
 import { AppError } from '../core/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { Authenticator } from './authenticator.ts';
-import type { Principal } from './principal.ts';
 import { isScope, type Scope } from './scopes.ts';
 
 /** What the authorization server knows of a valid access token. */
@@ -67,7 +66,7 @@ export function oauthBearerAuthenticator(
         description ? { code: 'invalid_token', description } : undefined,
       ),
     });
-  const authenticate: Authenticator = async ({ headers, address }): Promise<Principal> => {
+  const authenticate: Authenticator = async ({ headers, address }) => {
     const token = bearerOf(headers.authorization);
     if (!token) throw unauthorized();
     const verified = token.length <= 512 ? await verifier.verifyAccessToken(token) : null;
@@ -76,10 +75,13 @@ export function oauthBearerAuthenticator(
     const workspace = await store.workspaces.get(verified.workspaceId);
     if (!workspace) throw unauthorized('The workspace of this token no longer exists');
     return {
-      workspaceId: verified.workspaceId,
-      scopes: new Set<Scope>(verified.scopes.filter(isScope)),
-      actor: { type: 'oauth', clientId: verified.clientId, userId: verified.userId },
-      address,
+      principal: {
+        workspaceId: verified.workspaceId,
+        scopes: new Set<Scope>(verified.scopes.filter(isScope)),
+        actor: { type: 'oauth', clientId: verified.clientId, userId: verified.userId },
+        address,
+      },
+      workspaceSuspended: workspace.suspended,
     };
   };
   authenticate.insufficientScope = (scope) => insufficientScope(challenge, scope);

@@ -10,6 +10,6 @@ export function operatorTokenAuthenticator(expected: string | undefined): Authen
     if (!expected || !given || !constantTimeEqual(sha256Hex(given), sha256Hex(expected))) {
       throw new AppError('UNAUTHORIZED');
     }
-    return { workspaceId: '', scopes: new Set(), actor: { type: 'operator_token' }, address };
+    return { principal: { workspaceId: '', scopes: new Set(), actor: { type: 'operator_token' }, address } };
   };
 }

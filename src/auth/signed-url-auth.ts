@@ -8,14 +8,13 @@
 import { AppError } from '../core/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { Authenticator } from './authenticator.ts';
-import type { Principal } from './principal.ts';
 import type { Scope } from './scopes.ts';
 import { parseSignedUrl, signatureMatches } from './url-signature.ts';
 
 const SIGNED_URL_SCOPES: ReadonlySet<Scope> = new Set(['render:write', 'template:read']);
 
 export function signedUrlAuthenticator(store: Store, now: () => Date = () => new Date()): Authenticator {
-  return async ({ url, params, address }): Promise<Principal> => {
+  return async ({ url, params, address }) => {
     const signed = parseSignedUrl(url);
     if (!signed?.signature) throw new AppError('INVALID_SIGNATURE', 'The URL is not signed.');
     const template = await store.templates.renderMeta(params.id ?? '');
@@ -34,10 +33,13 @@ export function signedUrlAuthenticator(store: Store, now: () => Date = () => new
     const workspace = await store.workspaces.get(template.workspaceId);
     if (!workspace) throw new AppError('NOT_FOUND', 'The template was not found.');
     return {
-      workspaceId: template.workspaceId,
-      scopes: SIGNED_URL_SCOPES,
-      actor: { type: 'signed_url', secretId: key.secretId },
-      address,
+      principal: {
+        workspaceId: template.workspaceId,
+        scopes: SIGNED_URL_SCOPES,
+        actor: { type: 'signed_url', secretId: key.secretId },
+        address,
+      },
+      workspaceSuspended: workspace.suspended,
     };
   };
 }

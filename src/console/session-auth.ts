@@ -83,9 +83,12 @@ export class ConsoleSessions {
       const person = await this.person(input, !SAFE_METHODS.has(input.method.toUpperCase()));
       if (!person) throw new AppError('UNAUTHORIZED', 'Sign in to the console first.');
       const workspaceId = input.params.workspaceId;
-      if (workspaceId !== undefined) return this.inWorkspace(person, workspaceId, input.address);
+      if (workspaceId !== undefined)
+        return { principal: await this.inWorkspace(person, workspaceId, input.address) };
       // No workspace: the principal names the person only; workspace-bound calls find nothing.
-      return { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address };
+      return {
+        principal: { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address },
+      };
     };
   }
 
@@ -97,7 +100,7 @@ export class ConsoleSessions {
       if (!person) throw new AppError('INVALID_API_KEY');
       const named = input.headers['x-workspace-id'];
       if (typeof named !== 'string') throw new AppError('NOT_FOUND', 'Name the workspace (X-Workspace-Id).');
-      return this.inWorkspace(person, named, input.address);
+      return { principal: await this.inWorkspace(person, named, input.address) };
     };
   }
 
@@ -107,7 +110,9 @@ export class ConsoleSessions {
       if (!this.carriesConsoleSession(input)) return operatorToken(input);
       const person = await this.person(input, true);
       if (!person?.operator) throw new AppError('UNAUTHORIZED');
-      return { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address };
+      return {
+        principal: { workspaceId: '', scopes: new Set(), actor: actorOf(person), address: input.address },
+      };
     };
   }
 }

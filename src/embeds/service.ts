@@ -195,7 +195,7 @@ export class EmbedService {
    * mint a session that does more than the key itself may (no implicit escalation).
    */
   private async authenticateMinter(embed: EmbedRecord, headers: IncomingHttpHeaders): Promise<void> {
-    const principal = await authenticateApiKey(this.store, headers, null);
+    const { principal } = await authenticateApiKey(this.store, headers, null);
     // The key's suspended workspace is the embed's (checked by mintSession).
     if (principal.workspaceId !== embed.workspaceId) throw new AppError('WORKSPACE_MISMATCH');
     const missing = embedScopes(embed).find((scope) => !principal.scopes.has(scope));

@@ -1,7 +1,8 @@
 /**
  * Runs authentication before the body is read (onRequest), so credential errors come before
  * INVALID_JSON and validation, as the contract orders them (docs/api.md, Errors): the route's
- * authenticator checks the credential; then, once here for every kind, the workspace's suspension,
+ * authenticator checks the credential; then, once here for every kind, the workspace's suspension
+ * (as the credential check read it alongside, else read here),
  * a workspace named by `X-Workspace-Id`, and the route's scope. Every /v1 and /admin route declares
  * `config.auth`; one that does not, or declares a kind no authenticator serves, refuses to register,
  * so a forgotten or unfinished check fails the start, never a request.
@@ -64,7 +65,7 @@ export function installAuth(
     // onRoute refused such routes already; fail closed all the same.
     if (!authenticate) throw new Error(`No authenticator for '${auth}'`);
     const requiredScope: Scope | null = request.routeOptions.config.scope ?? null;
-    const principal = await authenticate({
+    const { principal, workspaceSuspended } = await authenticate({
       headers: request.headers,
       url: request.url,
       method: request.method,
@@ -75,7 +76,7 @@ export function installAuth(
     const { workspaceId } = principal;
     if (
       workspaceId !== '' &&
-      (await suspended(workspaceId)) &&
+      (workspaceSuspended ?? (await suspended(workspaceId))) &&
       !allowedWhileSuspended(auth, principal, request.method)
     )
       throw new AppError('SUBSCRIPTION_SUSPENDED');
