@@ -61,7 +61,7 @@ export class FolderFileStore implements FileStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<StoredFileInfo> {
     const { data, meta } = this.paths(key);
-    await mkdir(dirname(data), { recursive: true });
+    const created = await mkdir(dirname(data), { recursive: true });
     // Both written and synced side by side (one sync's wait, not two).
     const written = await Promise.allSettled([
       writeSidecar(meta, data, contentType),
@@ -79,6 +79,7 @@ export class FolderFileStore implements FileStore {
       await Promise.all(temps.map((temp) => rm(temp, { force: true })));
       throw error;
     }
+    await syncDirectories(dirname(data), created);
     return { key, byteSize: bytes.byteLength, contentType };
   }
 
@@ -88,7 +89,7 @@ export class FolderFileStore implements FileStore {
         throw new Error(`not a staged file of this store: ${basename(stagedPath)}`);
       const { data, meta } = this.paths(key);
       const { size } = await stat(stagedPath);
-      await mkdir(dirname(data), { recursive: true });
+      const created = await mkdir(dirname(data), { recursive: true });
       const sidecar = await writeSidecar(meta, data, contentType);
       try {
         await placeSidecar(sidecar, meta);
@@ -97,6 +98,7 @@ export class FolderFileStore implements FileStore {
         if (sidecar) await rm(sidecar, { force: true });
         throw error;
       }
+      await syncDirectories(dirname(data), created);
       return { key, byteSize: size, contentType };
     } finally {
       await rm(stagedPath, { force: true });
@@ -253,6 +255,35 @@ const impliedType = (dataPath: string): string | undefined =>
 async function writeSidecar(metaPath: string, dataPath: string, contentType: string): Promise<string | null> {
   if (impliedType(dataPath) === contentType) return null;
   return writeSynced(metaPath, JSON.stringify({ contentType }));
+}
+
+/**
+ * Makes the renames into `dir` durable before the caller is answered (the render's record is
+ * committed only after): a file's name is data of its directory, which the file's own sync does
+ * not cover (POSIX fsync; ext4 happens to commit it with the next sync of anything, other file
+ * systems do not). `created`, the first directory `mkdir` made, if any: each new directory's own
+ * entry is in its parent, so those parents are synced too, up to the one that already existed.
+ */
+async function syncDirectories(dir: string, created: string | undefined): Promise<void> {
+  const dirs = [dir];
+  if (created !== undefined) {
+    const top = dirname(created);
+    let at = dir;
+    while (at !== top && at !== dirname(at)) {
+      at = dirname(at);
+      dirs.push(at);
+    }
+  }
+  await Promise.all(dirs.map(syncDirectory));
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
