@@ -1,26 +1,36 @@
 /**
- * `node --import tsx bench/fresh-rate.ts [dist dir …] [--rounds N]`: the fresh-render phase of
- * `bench:api` alone, to compare builds. For each build (default `dist`; copy an earlier build inside
- * the repository, e.g. `.scratch/dist-before`, so its packages resolve), a service on a new data
- * directory renders the benchmark post as JPEG with a new headline every request, 4 clients, in
- * 10-second rounds; the builds take turns round by round. Prints a table of the median renders/s
- * per build and writes bench/results/fresh-rate.json.
+ * `node --import tsx bench/fresh-rate.ts [dist dir …] [--rounds N] [--replays]`: the fresh-render
+ * phase of `bench:api` alone, to compare builds. For each build (default `dist`; copy an earlier
+ * build inside the repository, e.g. `.scratch/dist-before`, so its packages resolve), a service on
+ * a new data directory renders the benchmark post as JPEG with a new headline every request, 4
+ * clients, in 10-second rounds; the builds take turns round by round. Prints a table of the median
+ * renders/s per build and writes bench/results/fresh-rate.json.
+ *
+ * `--replays`: the identical-replay phase instead: the service pinned to the first core (every
+ * thread), autocannon in its own process on the last (32 clients, one identical request), and the
+ * service's CPU per replay from /proc beside the rate: the figure other tenants of the machine
+ * disturb least. Writes bench/results/replay-rate.json.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { freePort } from '../test/harness/ports.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
 import { BENCH_ADMIN_TOKEN, startPlaten } from './platen-service.ts';
+import { cpuMs } from './proc.ts';
 
 const ADMIN = BENCH_ADMIN_TOKEN;
 let rounds = 3;
+let replays = false;
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i] as string;
   if (arg === '--rounds') rounds = Number(process.argv[++i]);
+  else if (arg === '--replays') replays = true;
   else dists.push(arg);
 }
+const cores = availableParallelism();
 if (dists.length === 0) dists.push('dist');
 
 interface Service {
@@ -29,6 +39,8 @@ interface Service {
   url: string;
   key: string;
   rates: number[];
+  /** --replays: the service's CPU per request, µs, per round. */
+  cpuUs: number[];
 }
 
 async function start(dist: string): Promise<Service> {
@@ -56,7 +68,28 @@ async function start(dist: string): Promise<Service> {
   const url = `${base}/v1/templates/${template.id}/render`;
   for (let i = 0; i < 20; i++)
     await post(url.slice(base.length), { format: 'jpeg', modifications: { headline: `Warm ${i}` } }, key);
-  return { dist, child, url, key, rates: [] };
+  if (replays) {
+    await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' }, key);
+    if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
+  }
+  return { dist, child, url, key, rates: [], cpuUs: [] };
+}
+
+/** One round of identical replays from autocannon's own process, pinned apart from the service. */
+function replayRound(service: Service): { rate: number; cpuUs: number } {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', '32', '-d', '10', '-m', 'POST'];
+  args.push('-H', `authorization=Bearer ${service.key}`, '-H', 'content-type=application/json');
+  args.push('-b', JSON.stringify({ format: 'jpeg', idempotencyKey: 'replay' }), service.url);
+  const pid = service.child.pid ?? 0;
+  const before = cpuMs(pid);
+  const out =
+    cores > 1
+      ? execFileSync('taskset', ['-c', String(cores - 1), process.execPath, ...args], { encoding: 'utf8' })
+      : execFileSync(process.execPath, args, { encoding: 'utf8' });
+  const used = cpuMs(pid) - before;
+  const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number };
+  if (result.non2xx > 0) throw new Error(`${service.dist}: ${result.non2xx} non-2xx replays`);
+  return { rate: result.requests.average, cpuUs: (used * 1000) / Math.max(1, result.requests.total) };
 }
 
 async function round(service: Service, tag: string): Promise<number> {
@@ -84,7 +117,15 @@ for (const dist of dists) services.push(await start(dist));
 try {
   // One service renders at a time; the others idle.
   for (let r = 0; r < rounds; r++)
-    for (const service of services) service.rates.push(await round(service, `${Date.now()}-${r}`));
+    for (const service of services) {
+      if (!replays) {
+        service.rates.push(await round(service, `${Date.now()}-${r}`));
+        continue;
+      }
+      const { rate, cpuUs } = replayRound(service);
+      service.rates.push(rate);
+      service.cpuUs.push(cpuUs);
+    }
 } finally {
   for (const service of services) service.child.kill();
 }
@@ -92,11 +133,17 @@ const rows = services.map((service) => ({
   build: service.dist,
   medianPerSecond: Math.round(median(service.rates) * 10) / 10,
   rounds: service.rates.map((rate) => Math.round(rate * 10) / 10),
+  ...(replays
+    ? {
+        medianCpuUsPerRequest: Math.round(median(service.cpuUs)),
+        cpuUsRounds: service.cpuUs.map(Math.round),
+      }
+    : {}),
 }));
 console.table(rows);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
-  'bench/results/fresh-rate.json',
+  replays ? 'bench/results/replay-rate.json' : 'bench/results/fresh-rate.json',
   `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
 );
 process.exit(0);
