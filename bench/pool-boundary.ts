@@ -15,7 +15,8 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
-import { type RenderJob, RenderPool, renderInProcess } from '../src/engine/index.ts';
+import { renderInProcess } from '../src/engine/in-process.ts';
+import { type RenderJob, RenderPool } from '../src/engine/index.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
 
 const quick = process.argv.includes('--quick');

@@ -31,7 +31,7 @@ import {
   parseDesignDocument,
   type SceneLayer,
 } from '../src/engine/browser.ts';
-import { renderInProcess } from '../src/engine/index.ts';
+import { renderInProcess } from '../src/engine/in-process.ts';
 import { asSession } from './harness/embeds.ts';
 import { startTestServer, type TestServer } from './harness/server.ts';
 import {

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/core/logger.ts';
 import { type DesignDocument, parseDesignDocument } from '../src/design/index.ts';
-import { type RenderedFile, type RenderJob, renderInProcess } from '../src/engine/index.ts';
+import { renderInProcess } from '../src/engine/in-process.ts';
+import type { RenderedFile, RenderJob } from '../src/engine/index.ts';
 import { FolderFileStore, folderRoot } from '../src/files/index.ts';
 import { JobInputLoader } from '../src/renders/index.ts';
 import type { Store } from '../src/store/index.ts';

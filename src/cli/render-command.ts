@@ -6,13 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { applyModifications, parseDesignDocument } from '../design/index.ts';
-import {
-  type JobAsset,
-  type JobFont,
-  type OutputFormat,
-  RenderError,
-  renderInProcess,
-} from '../engine/index.ts';
+import { renderInProcess } from '../engine/in-process.ts';
+import { type JobAsset, type JobFont, type OutputFormat, RenderError } from '../engine/index.ts';
 import { option, parseArgs } from './args.ts';
 
 const usage = `Usage: platen render <document.json> [options]

@@ -1,9 +1,10 @@
 /**
- * Public API of the renderer: design document pages → PNG/JPEG/WebP files, one PDF, or one video
- * (MP4, WebM, GIF), in process (CLI, tests) or on a bounded pool of render processes (the service).
- * See docs/rendering.md.
+ * Public API of the renderer for the service: design document pages → PNG/JPEG/WebP files, one
+ * PDF, or one video (MP4, WebM, GIF), on a bounded pool of render processes. Nothing here loads
+ * the drawing libraries (Skia, the fonts): only render processes draw, so the service does not
+ * hold them (test/service-memory.test.ts). Rendering in the calling process (CLI, tests) is
+ * in-process.ts. See docs/rendering.md.
  */
-export { BUNDLED_FAMILIES, scopedAlias } from './backends/fonts.ts';
 export { decodeDataUri } from './backends/image-sources.ts';
 export type { CacheStats } from './backends/lru.ts';
 export {
@@ -16,10 +17,10 @@ export {
 } from './cost-limits.ts';
 export { elementFailure, PoolOverloaded, RenderError, type RenderErrorDetails } from './errors.ts';
 export { DEFAULT_STILL_QUALITY, DEFAULT_VIDEO_QUALITY } from './job.ts';
+export { assetIdsReferenced } from './job-assets.ts';
 export { pageBarcodeProblem } from './layout/barcode.ts';
 export { renderLimits } from './limits.ts';
 export { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './pool/pool.ts';
-export { assetIdsReferenced, renderInProcess } from './render.ts';
 export {
   isVideoFormat,
   type JobAsset,

@@ -1,7 +1,7 @@
 /** Request and answer of `POST /v1/templates/:id/preflight` (docs/preflight.md). */
 import { z } from 'zod';
 import { modificationsSchema } from '../design/index.ts';
-import { PREFLIGHT_CODES } from '../engine/preflight/index.ts';
+import { PREFLIGHT_CODES } from '../engine/preflight/findings.ts';
 import {
   MAX_ESTIMATE_ROWS,
   renderFormatSchema,

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../core/errors.ts';
-import { type BundledFontFile, bundledFontFiles } from '../engine/backends/fonts.ts';
+import { type BundledFontFile, bundledFontFiles } from '../engine/backends/font-files.ts';
 import type { Feature } from '../http/context.ts';
 import { DEFAULT_DIST_DIR } from './build.ts';
 import { type StudioBundle, studioBundle } from './bundle.ts';
