@@ -49,6 +49,12 @@ const env = [
     existsSync('/usr/bin/pdftotext') ? 'yes' : 'no: PDF checks are skipped (apt-get install poppler-utils)',
   ],
   [
+    'strace',
+    spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
+      ? "yes: the folder store's sync order is watched"
+      : 'no: the folder store durability test is skipped (apt-get install strace)',
+  ],
+  [
     'barcodes',
     [
       existsSync('/usr/bin/zbarimg') ? 'zbarimg' : 'no zbarimg (apt-get install zbar-tools)',

@@ -28,7 +28,7 @@ await writeFile(staged, new Uint8Array([4, 5, 6]));
 await store.adopt('renders/ws/b/adopted.png', staged, 'image/png');
 `;
 
-describe.skipIf(!hasStrace)('FolderFileStore durability (strace)', () => {
+describe.skipIf(!hasStrace)('FolderFileStore durability (strace: syncs seen in order)', () => {
   let root: string;
   let trace: string[];
 
