@@ -51,7 +51,7 @@ describe('the kernel', () => {
     const { app } = await kernel(featureWith('oauth'), {
       oauth: async ({ headers }) => {
         if (headers.authorization !== 'Bearer ok') throw new Error('refused');
-        return principal as never;
+        return { principal: principal as never };
       },
     });
     const ok = await app.inject({ method: 'GET', url: '/v1/probe', headers: { authorization: 'Bearer ok' } });
