@@ -23,6 +23,14 @@ import {
 
 if (chromiumMissing) console.log(`studio e2e test skipped: ${chromiumMissing}`);
 
+/**
+ * How long a poll waits for an edit to reach the server. Adding a text is two edits (the new
+ * element, then its words), so the first 'saved' may carry the first only, and the second follows
+ * one autosave pause (800 ms) plus a save later: longer than a poll's default second on a loaded
+ * CI machine.
+ */
+const SETTLES = { timeout: 15_000 };
+
 interface TextEl {
   id: string;
   type: string;
@@ -81,7 +89,7 @@ describe.skipIf(chromiumMissing !== null)('studio end to end (Chromium)', () => 
       .poll(async () => {
         added = (await elements()).find((el) => el.type === 'text' && el.text === 'Hello from e2e');
         return added !== undefined;
-      })
+      }, SETTLES)
       .toBe(true);
     const x0 = added?.x ?? 0;
 
@@ -89,12 +97,12 @@ describe.skipIf(chromiumMissing !== null)('studio end to end (Chromium)', () => 
     await frame.getByRole('application').focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     await expect
-      .poll(async () => (await elements()).find((el) => el.id === added?.id)?.x, { timeout: 15_000 })
+      .poll(async () => (await elements()).find((el) => el.id === added?.id)?.x, SETTLES)
       .toBe(x0 + 5);
     // The server stores the move before the studio hears its answer and tells the host, so the
     // second 'saved' event may arrive a moment after the stored position changes.
     await expect
-      .poll(async () => (await hostEvents(page)).filter((e) => e.type === 'saved').length)
+      .poll(async () => (await hostEvents(page)).filter((e) => e.type === 'saved').length, SETTLES)
       .toBeGreaterThanOrEqual(2);
 
     // Reload the host page and open the same template by id: the change is there.
@@ -198,7 +206,7 @@ describe.skipIf(chromiumMissing !== null)('studio end to end (Chromium)', () => 
     );
     await waitForEvent(page, 'saved', savedBefore);
     await expect
-      .poll(async () => (await elements()).some((el) => el.text === 'Written while expired'))
+      .poll(async () => (await elements()).some((el) => el.text === 'Written while expired'), SETTLES)
       .toBe(true);
     expect((await elements()).some((el) => el.text === 'Hello from e2e')).toBe(true);
   });

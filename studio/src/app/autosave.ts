@@ -143,6 +143,10 @@ export class Autosaver {
       if (this.pending === document) {
         this.pending = null;
         this.forget();
+      } else if (this.pending !== null) {
+        // The edits still pending now sit on top of the revision just saved: the safety net must
+        // say so, or a reload (which loads that revision) would take the draft for a stale one.
+        this.remember(this.pending);
       }
       if (this.pendingName === name) this.pendingName = null;
       this.hooks.onSaved(saved);
