@@ -10,6 +10,10 @@
  * thread), autocannon in its own process on the last (32 clients, one identical request), and the
  * service's CPU per replay from /proc beside the rate: the figure other tenants of the machine
  * disturb least. Writes bench/results/replay-rate.json.
+ *
+ * `--latency`: one client instead of 4, 300 renders a round one after another; the median time of
+ * a render end to end per round, and the service's and its render processes' CPU per render.
+ * Writes bench/results/fresh-latency.json.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,16 +22,18 @@ import autocannon from 'autocannon';
 import { freePort } from '../test/harness/ports.ts';
 import { benchDocument, photoJpeg } from './designs.ts';
 import { BENCH_ADMIN_TOKEN, startPlaten } from './platen-service.ts';
-import { cpuMs } from './proc.ts';
+import { childrenCpuMs, cpuMs } from './proc.ts';
 
 const ADMIN = BENCH_ADMIN_TOKEN;
 let rounds = 3;
 let replays = false;
+let latency = false;
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i] as string;
   if (arg === '--rounds') rounds = Number(process.argv[++i]);
   else if (arg === '--replays') replays = true;
+  else if (arg === '--latency') latency = true;
   else dists.push(arg);
 }
 const cores = availableParallelism();
@@ -39,8 +45,10 @@ interface Service {
   url: string;
   key: string;
   rates: number[];
-  /** --replays: the service's CPU per request, µs, per round. */
+  /** --replays: the service's CPU per request, µs, per round; --latency: per render. */
   cpuUs: number[];
+  /** --latency: its render processes' CPU per render, µs, per round. */
+  childCpuUs: number[];
 }
 
 async function start(dist: string): Promise<Service> {
@@ -72,7 +80,7 @@ async function start(dist: string): Promise<Service> {
     await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' }, key);
     if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
   }
-  return { dist, child, url, key, rates: [], cpuUs: [] };
+  return { dist, child, url, key, rates: [], cpuUs: [], childCpuUs: [] };
 }
 
 /** One round of identical replays from autocannon's own process, pinned apart from the service. */
@@ -110,6 +118,30 @@ async function round(service: Service, tag: string): Promise<number> {
   return result.requests.average;
 }
 
+/** One round of renders one after another: the median milliseconds each, and the CPU they used. */
+async function latencyRound(service: Service, tag: string) {
+  const renders = 300;
+  const pid = service.child.pid ?? 0;
+  const [before, childrenBefore] = [cpuMs(pid), childrenCpuMs(pid)];
+  const times: number[] = [];
+  for (let i = 0; i < renders; i++) {
+    const started = performance.now();
+    const response = await fetch(service.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'jpeg', modifications: { headline: `Latency ${tag} ${i}` } }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${service.dist}: render answered ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  return {
+    ms: median(times),
+    cpuUs: ((cpuMs(pid) - before) * 1000) / renders,
+    childCpuUs: ((childrenCpuMs(pid) - childrenBefore) * 1000) / renders,
+  };
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const services: Service[] = [];
@@ -118,6 +150,13 @@ try {
   // One service renders at a time; the others idle.
   for (let r = 0; r < rounds; r++)
     for (const service of services) {
+      if (latency) {
+        const measured = await latencyRound(service, `${Date.now()}-${r}`);
+        service.rates.push(measured.ms);
+        service.cpuUs.push(measured.cpuUs);
+        service.childCpuUs.push(measured.childCpuUs);
+        continue;
+      }
       if (!replays) {
         service.rates.push(await round(service, `${Date.now()}-${r}`));
         continue;
@@ -129,21 +168,35 @@ try {
 } finally {
   for (const service of services) service.child.kill();
 }
-const rows = services.map((service) => ({
-  build: service.dist,
-  medianPerSecond: Math.round(median(service.rates) * 10) / 10,
-  rounds: service.rates.map((rate) => Math.round(rate * 10) / 10),
-  ...(replays
+const rows = services.map((service) =>
+  latency
     ? {
-        medianCpuUsPerRequest: Math.round(median(service.cpuUs)),
-        cpuUsRounds: service.cpuUs.map(Math.round),
+        build: service.dist,
+        medianMs: Math.round(median(service.rates) * 100) / 100,
+        roundsMs: service.rates.map((ms) => Math.round(ms * 100) / 100),
+        serviceCpuUsPerRender: Math.round(median(service.cpuUs)),
+        renderProcessesCpuUsPerRender: Math.round(median(service.childCpuUs)),
       }
-    : {}),
-}));
+    : {
+        build: service.dist,
+        medianPerSecond: Math.round(median(service.rates) * 10) / 10,
+        rounds: service.rates.map((rate) => Math.round(rate * 10) / 10),
+        ...(replays
+          ? {
+              medianCpuUsPerRequest: Math.round(median(service.cpuUs)),
+              cpuUsRounds: service.cpuUs.map(Math.round),
+            }
+          : {}),
+      },
+);
 console.table(rows);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
-  replays ? 'bench/results/replay-rate.json' : 'bench/results/fresh-rate.json',
+  latency
+    ? 'bench/results/fresh-latency.json'
+    : replays
+      ? 'bench/results/replay-rate.json'
+      : 'bench/results/fresh-rate.json',
   `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
 );
 process.exit(0);

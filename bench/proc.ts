@@ -35,3 +35,19 @@ export function cpuMs(pid: number): number {
   // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** CPU time (as cpuMs) the children of `parent` have used so far: its render processes. */
+export function childrenCpuMs(parent: number): number {
+  let total = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
+        total += cpuMs(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}

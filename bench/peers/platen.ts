@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ensureBuilt } from '../../test/global-setup.ts';
 import { freePort } from '../../test/harness/ports.ts';
 import { benchDocument } from '../designs.ts';
+import { serviceNodeFlags } from '../platen-service.ts';
 import { asChild, type Child } from './spawn.ts';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -36,7 +37,7 @@ export async function startPlatenProcess(port?: number) {
   const listen = port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'platen-bench-'));
   const base = `http://127.0.0.1:${listen}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
+  const child = spawn(process.execPath, [...serviceNodeFlags(), '--enable-source-maps', 'dist/main.js'], {
     env: {
       ...process.env,
       PORT: String(listen),

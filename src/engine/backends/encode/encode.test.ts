@@ -7,7 +7,7 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodeJpegStrip, joinJpeg } from './jpeg-strips.ts';
+import { encodeJpeg, encodeJpegStrip, joinJpeg } from './jpeg-strips.ts';
 import { adler32Combine, encodePngBand, joinPng } from './png-bands.ts';
 import { consecutiveRuns, STRIP_ROWS, stripsOf } from './strips.ts';
 
@@ -38,21 +38,30 @@ async function stripedJpeg(rgba: Uint8Array, width: number, height: number, qual
 
 describe('striped JPEG', () => {
   it('decodes to the pixels of a whole-image encode with the same settings', async () => {
-    for (const [width, height] of [
-      [1080, 1080],
-      [333, 129],
-      [64, 16],
+    for (const [width, height, quality] of [
+      [1080, 1080, 90],
+      [333, 129, 90],
+      [64, 16, 90],
+      [333, 129, 95],
     ] as const) {
       const rgba = noise(width, height, width);
-      const joined = joinJpeg(await stripedJpeg(rgba, width, height, 90), width, height, STRIP_ROWS);
-      const whole = await sharp(rgba, { raw: { width, height, channels: 4 } })
-        .removeAlpha()
-        .jpeg({ quality: 90, optimiseCoding: false, chromaSubsampling: '4:2:0' })
-        .toBuffer();
+      const joined = joinJpeg(await stripedJpeg(rgba, width, height, quality), width, height, STRIP_ROWS);
+      const whole = await encodeJpeg(rgba, width, height, { quality });
       const a = await sharp(joined).raw().toBuffer();
       const b = await sharp(whole).raw().toBuffer();
       expect([width, height, a.length, a.equals(b)]).toEqual([width, height, width * height * 3, true]);
     }
+  });
+
+  it("encodes above quality 90 with libvips's accurate DCT, not TurboJPEG's fast one", async () => {
+    const [width, height] = [333, 129];
+    const rgba = noise(width, height, 7);
+    const joined = joinJpeg(await stripedJpeg(rgba, width, height, 95), width, height, STRIP_ROWS);
+    const bySharp = await sharp(rgba, { raw: { width, height, channels: 4 } })
+      .removeAlpha()
+      .jpeg({ quality: 95, optimiseCoding: false, chromaSubsampling: '4:2:0' })
+      .toBuffer();
+    expect((await sharp(joined).raw().toBuffer()).equals(await sharp(bySharp).raw().toBuffer())).toBe(true);
   });
 
   it('splices a re-encoded strip into the bytes of a whole striped encode', async () => {

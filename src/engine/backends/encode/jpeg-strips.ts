@@ -1,11 +1,19 @@
 /**
- * Striped JPEG: each strip of rows is encoded by sharp as a JPEG of its own with the same settings
- * (so the same quantisation tables, and the standard Huffman tables with `optimiseCoding: false`);
+ * Striped JPEG: each strip of rows is encoded as a JPEG of its own with the same settings (so the
+ * same quantisation tables, and the standard Huffman tables);
  * its entropy-coded data is then joined under one header whose DRI makes every strip one restart
  * interval, with RSTn markers between (ITU T.81 §B.2.4.4, §F.1.2.3: DC predictions reset at each
  * restart, as each strip's own encoder started from zero). The joined file decodes to exactly the
  * pixels the strips would alone, and any strip can be re-encoded and spliced without the others.
+ *
+ * The encoder is libjpeg-turbo's TurboJPEG API called directly (`@julusian/jpeg-turbo`, on libuv's
+ * threads) up to quality 90, the default: a strip costs a quarter of a sharp pipeline there, whose
+ * set-up outweighed the coding (docs/performance.md, "JPEG strips by TurboJPEG"). That binding always
+ * uses libjpeg's fast integer DCT, which above 90 loses fidelity (measured 0.2-3 dB PSNR at 95), so
+ * higher qualities go through sharp and libvips's accurate DCT. One render uses one encoder for all
+ * its strips (the quality is part of a base's key), and both write the same tables.
  */
+import turbo from '@julusian/jpeg-turbo';
 import sharp from 'sharp';
 
 export interface JpegSettings {
@@ -26,6 +34,8 @@ const SOS = 0xda;
 const RST0 = 0xd0;
 /** 4:2:0 chroma subsampling: one MCU is 16×16 pixels. */
 const JPEG_MCU = 16;
+/** The highest quality TurboJPEG encodes here (its fast DCT); above, sharp (see the top). */
+const FAST_DCT_MAX_QUALITY = 90;
 
 function splitStrip(jpeg: Buffer): JpegStrip {
   if (jpeg[0] !== 0xff || jpeg[1] !== SOI) throw new Error('strip is not a JPEG');
@@ -50,11 +60,28 @@ export async function encodeJpegStrip(
   rows: number,
   settings: JpegSettings,
 ): Promise<JpegStrip> {
-  const jpeg = await sharp(rgba, { raw: { width, height: rows, channels: 4 } })
-    .removeAlpha()
-    .jpeg({ quality: settings.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
-    .toBuffer();
-  return splitStrip(jpeg);
+  return splitStrip(await encodeJpeg(rgba, width, rows, settings));
+}
+
+/** Encodes RGBA (opaque: the alpha is dropped) as a baseline 4:2:0 JPEG with the standard Huffman tables. */
+export function encodeJpeg(
+  rgba: Uint8Array,
+  width: number,
+  rows: number,
+  settings: JpegSettings,
+): Promise<Buffer> {
+  return settings.quality <= FAST_DCT_MAX_QUALITY
+    ? turbo.compress(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), {
+        format: turbo.FORMAT_RGBA,
+        width,
+        height: rows,
+        subsampling: turbo.SAMP_420,
+        quality: settings.quality,
+      })
+    : sharp(rgba, { raw: { width, height: rows, channels: 4 } })
+        .removeAlpha()
+        .jpeg({ quality: settings.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
+        .toBuffer();
 }
 
 /** The header of strip 0 with the whole height in SOF0, and a DRI of one strip's MCUs before SOS. */
