@@ -84,16 +84,21 @@ export class FolderFileStore implements FileStore {
   }
 
   async adopt(key: string, stagedPath: string, contentType: string): Promise<StoredFileInfo> {
+    let renamed = false;
     try {
       if (dirname(resolve(stagedPath)) !== this.stagingDir)
         throw new Error(`not a staged file of this store: ${basename(stagedPath)}`);
       const { data, meta } = this.paths(key);
-      const { size } = await stat(stagedPath);
-      const created = await mkdir(dirname(data), { recursive: true });
+      // Independent, so side by side: each is a trip through libuv's threads a render waits for.
+      const [{ size }, created] = await Promise.all([
+        stat(stagedPath),
+        mkdir(dirname(data), { recursive: true }),
+      ]);
       const sidecar = await writeSidecar(meta, data, contentType);
       try {
         await placeSidecar(sidecar, meta);
         await rename(stagedPath, data);
+        renamed = true;
       } catch (error) {
         if (sidecar) await rm(sidecar, { force: true });
         throw error;
@@ -101,7 +106,8 @@ export class FolderFileStore implements FileStore {
       await syncDirectories(dirname(data), created);
       return { key, byteSize: size, contentType };
     } finally {
-      await rm(stagedPath, { force: true });
+      // Renamed, it has left the staging folder; otherwise it is removed here.
+      if (!renamed) await rm(stagedPath, { force: true });
     }
   }
 
@@ -293,7 +299,10 @@ async function syncDirectory(path: string): Promise<void> {
  */
 async function placeSidecar(temp: string | null, metaPath: string): Promise<void> {
   if (temp) await rename(temp, metaPath);
-  else await rm(metaPath, { force: true });
+  else
+    await unlink(metaPath).catch((error: unknown) => {
+      if (!isAbsent(error)) throw error;
+    });
 }
 
 async function readContentType(metaPath: string, dataPath: string): Promise<string> {

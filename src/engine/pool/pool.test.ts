@@ -141,6 +141,10 @@ describe('RenderPool', () => {
       const [sent] = await pool.render(quickJob());
       expect(Buffer.from(sent?.bytes ?? [])).toEqual(bytes);
       expect(readdirSync(dir)).toHaveLength(1);
+      // The folder is made when missing, also after someone removed it under a running process.
+      rmSync(dir, { recursive: true });
+      const [again] = await pool.renderStaged(quickJob(), dir);
+      expect(readFileSync(again?.path ?? '')).toEqual(bytes);
     } finally {
       await pool.close();
       rmSync(dirname(dir), { recursive: true, force: true });

@@ -104,9 +104,16 @@ function asRenderError(error: unknown): RenderError {
  * part and fails the render; one cut short by a kill is swept by the store (src/files/staging.ts).
  */
 async function writeStaged(dir: string, bytes: Uint8Array): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
-  await writeSyncedFile(path, bytes);
+  try {
+    await writeSyncedFile(path, bytes);
+  } catch (error) {
+    // The folder is made by the first render that writes into it (or again, if someone removed
+    // it), not before every one: a render would wait for a trip through libuv's threads for nothing.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await writeSyncedFile(path, bytes);
+  }
   return path;
 }
 
