@@ -89,11 +89,10 @@ export class FolderFileStore implements FileStore {
       if (dirname(resolve(stagedPath)) !== this.stagingDir)
         throw new Error(`not a staged file of this store: ${basename(stagedPath)}`);
       const { data, meta } = this.paths(key);
-      // Independent, so side by side: each is a trip through libuv's threads a render waits for.
-      const [{ size }, created] = await Promise.all([
-        stat(stagedPath),
-        mkdir(dirname(data), { recursive: true }),
-      ]);
+      // One after the other: a staged file that is gone must not leave new folders behind, whose
+      // entries in their parents no later call would sync (it would not have created them).
+      const { size } = await stat(stagedPath);
+      const created = await mkdir(dirname(data), { recursive: true });
       const sidecar = await writeSidecar(meta, data, contentType);
       try {
         await placeSidecar(sidecar, meta);

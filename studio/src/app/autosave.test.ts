@@ -24,15 +24,16 @@ class MemoryStorage {
 
 /** One template on a server whose saves complete when the test releases them. */
 function server(revision: number) {
-  const stored = { revision, document: null as DesignDocument | null };
+  const stored = { revision, document: null as DesignDocument | null, name: null as string | null };
   const inFlight: (() => void)[] = [];
   const api = {
-    saveTemplate(_id: string, body: { document: DesignDocument }, ifMatch: number | null) {
+    saveTemplate(_id: string, body: { document: DesignDocument; name?: string }, ifMatch: number | null) {
       return new Promise<Template>((resolve, reject) => {
         inFlight.push(() => {
           if (ifMatch !== stored.revision) return reject(new ApiError(412, 'PRECONDITION_FAILED', 'stale'));
           stored.revision += 1;
           stored.document = body.document;
+          if (body.name !== undefined) stored.name = body.name;
           resolve({ id: 't1', revision: stored.revision, document: body.document } as Template);
         });
       });
@@ -92,5 +93,22 @@ describe('autosave', () => {
     saver.dispose();
     expect(recoverDraft('t1', 2)?.pages[0]?.name).toBe('second');
     expect(recoverDraft('t1', 1)).toBeNull();
+  });
+
+  it('saves a rename made while a save is in flight, and then settles', async () => {
+    const { api, stored, release, inFlight } = server(1);
+    const saver = new Autosaver(api, 't1', 1, hooks);
+    const document = withText('first');
+    saver.change(document);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(inFlight).toHaveLength(1);
+    saver.rename('New name', document);
+    await release();
+    await vi.advanceTimersByTimeAsync(800);
+    expect(inFlight).toHaveLength(1);
+    await release();
+    expect(stored).toMatchObject({ revision: 3, name: 'New name' });
+    expect(saver.dirty).toBe(false);
+    await expect(saver.idle()).resolves.toBeUndefined();
   });
 });

@@ -141,8 +141,12 @@ export class Autosaver {
       this.attempt = 0;
       // Edits made while the request was in flight stay pending and are saved next.
       if (this.pending === document) {
-        this.pending = null;
-        this.forget();
+        // A rename made meanwhile is saved next too, with this document (a save always carries
+        // one): dropping it would leave nothing to send, and the rename would never be saved.
+        if (this.pendingName === name) {
+          this.pending = null;
+          this.forget();
+        }
       } else if (this.pending !== null) {
         // The edits still pending now sit on top of the revision just saved: the safety net must
         // say so, or a reload (which loads that revision) would take the draft for a stale one.

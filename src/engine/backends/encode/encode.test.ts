@@ -53,6 +53,18 @@ describe('striped JPEG', () => {
     }
   });
 
+  it('keeps no more memory per strip than its bytes (a base holds many strips)', async () => {
+    const [width, rows] = [1080, STRIP_ROWS];
+    for (const quality of [90, 95]) {
+      const strip = await encodeJpegStrip(noise(width, rows, 3), width, rows, { quality });
+      const held = new Set([strip.header.buffer, strip.entropy.buffer]);
+      const heldBytes = [...held].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+      // The file the encoder wrote, SOI and EOI included; buffers under 4 KB may share Node's 8 KB pool.
+      const file = 2 + strip.header.length + strip.entropy.length + 2;
+      expect(heldBytes).toBeLessThanOrEqual(Math.max(8192, file));
+    }
+  });
+
   it("encodes above quality 90 with libvips's accurate DCT, not TurboJPEG's fast one", async () => {
     const [width, height] = [333, 129];
     const rgba = noise(width, height, 7);

@@ -21,7 +21,7 @@ export interface JpegSettings {
 }
 
 export interface JpegStrip {
-  /** Markers between SOI and the entropy data (DQT, SOF0, DHT, SOS, …) as sharp wrote them. */
+  /** Markers between SOI and the entropy data (DQT, SOF0, DHT, SOS, …) as the encoder wrote them. */
   header: Buffer;
   /** Entropy-coded data, up to (not including) EOI. */
   entropy: Buffer;
@@ -71,13 +71,17 @@ export function encodeJpeg(
   settings: JpegSettings,
 ): Promise<Buffer> {
   return settings.quality <= FAST_DCT_MAX_QUALITY
-    ? turbo.compress(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), {
-        format: turbo.FORMAT_RGBA,
-        width,
-        height: rows,
-        subsampling: turbo.SAMP_420,
-        quality: settings.quality,
-      })
+    ? turbo
+        .compress(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), {
+          format: turbo.FORMAT_RGBA,
+          width,
+          height: rows,
+          subsampling: turbo.SAMP_420,
+          quality: settings.quality,
+        })
+        // The binding answers a view of a buffer of the worst-case size (about 420 KB for a
+        // 1080 × 128 strip): a copy of its length, so a strip a base keeps holds only its bytes.
+        .then((view) => Buffer.from(view))
     : sharp(rgba, { raw: { width, height: rows, channels: 4 } })
         .removeAlpha()
         .jpeg({ quality: settings.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
