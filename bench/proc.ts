@@ -12,20 +12,33 @@ export function childPeaksMb(parent: number): number[] {
   return childrenMb(parent, 'VmHWM');
 }
 
-/** A memory figure of each child of `parent`. */
-export function childrenMb(parent: number, field: 'VmRSS' | 'VmHWM'): number[] {
-  const figures: number[] = [];
+/** The processes whose parent is `parent` now. */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
-        figures.push(statusMb(Number(name), field));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) children.push(Number(name));
     } catch {
       // exited meanwhile
     }
   }
-  return figures;
+  return children;
+}
+
+/** Reads a figure of a process that may have exited meanwhile (then it counts as 0). */
+function ofLiving(pid: number, read: (pid: number) => number): number {
+  try {
+    return read(pid);
+  } catch {
+    return 0;
+  }
+}
+
+/** A memory figure of each child of `parent`. */
+export function childrenMb(parent: number, field: 'VmRSS' | 'VmHWM'): number[] {
+  return childrenOf(parent).map((pid) => ofLiving(pid, (child) => statusMb(child, field)));
 }
 
 /** CPU time (user + system, all threads) a process has used so far, in milliseconds. */
@@ -38,16 +51,5 @@ export function cpuMs(pid: number): number {
 
 /** CPU time (as cpuMs) the children of `parent` have used so far: its render processes. */
 export function childrenCpuMs(parent: number): number {
-  let total = 0;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent)
-        total += cpuMs(Number(name));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return total;
+  return childrenOf(parent).reduce((sum, pid) => sum + ofLiving(pid, cpuMs), 0);
 }
