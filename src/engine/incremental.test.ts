@@ -447,7 +447,7 @@ describe('incremental renders equal whole-page renders (property, random documen
                 src: photo,
                 fit: 'cover',
               },
-              { id: 't', type: 'text', x: 10, y: 1200, width: 340, height: 80, fontSize: 40, text: headline },
+              { id: 't', type: 'text', x: 10, y: 1172, width: 340, height: 30, fontSize: 20, text: headline },
             ],
           },
         ],
@@ -461,7 +461,8 @@ describe('incremental renders equal whole-page renders (property, random documen
       // A new photo: the latest base (photo A) still serves the strips the photo does not touch.
       const newPhoto = await render(doc(photoB, 'first'), format, 1, key);
       expect(newPhoto.encodedStrips).toBeLessThan(newPhoto.totalStrips);
-      // The template's own photo again with a new headline: its own base, so only the headline's strip.
+      // The template's own photo again with a new headline: its own base, so only the headline's
+      // strip (rows 1152-1215 hold the text).
       const headline = await render(doc(photoA, 'second'), format, 1, key);
       expect([format, headline.encodedStrips]).toEqual([format, 1]);
       const whole = await render(doc(photoA, 'second'), format, 1);

@@ -1,14 +1,22 @@
 /**
  * The strip encoders against whole-image encodes: a striped JPEG decodes to the very pixels of a
  * whole-image JPEG with the same settings, a re-encoded strip spliced in gives the bytes of a
- * whole striped encode, a banded PNG decodes to the exact pixels (opaque and with alpha), and
- * adler32Combine agrees with zlib's own Adler-32 for any split.
+ * whole striped encode, a banded PNG decodes to the exact pixels (opaque and with alpha, photographic
+ * bands Huffman-coded and flat ones run-length matched), the word-wise Sub filter equals the
+ * byte-wise one, and adler32Combine agrees with zlib's own Adler-32 for any split.
  */
-import { deflateSync } from 'node:zlib';
+import { constants, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { encodeJpeg, encodeJpegStrip, joinJpeg } from './jpeg-strips.ts';
-import { adler32Combine, encodePngBand, joinPng } from './png-bands.ts';
+import {
+  adler32Combine,
+  encodePngBand,
+  joinPng,
+  strategyFor,
+  subFilter,
+  subFilterBytes,
+} from './png-bands.ts';
 import { consecutiveRuns, STRIP_ROWS, stripsOf } from './strips.ts';
 
 function noise(width: number, height: number, seed: number, alpha = false): Uint8Array {
@@ -108,6 +116,62 @@ describe('banded PNG', () => {
       expect(data.equals(expected)).toBe(true);
     });
   }
+
+  /** A flat page: a plain background with a few bars of another colour, as designs have. */
+  function flat(width: number, height: number, alpha: boolean): Uint8Array {
+    const out = new Uint8Array(width * height * 4);
+    for (let i = 0; i < out.length; i += 4) {
+      const [x, y] = [(i / 4) % width, Math.floor(i / 4 / width)];
+      const bar = y % 40 < 12 && x > 30 && x < width - 30;
+      out.set(bar ? [29, 29, 53, alpha ? 200 : 255] : [244, 239, 230, 255], i);
+    }
+    return out;
+  }
+
+  for (const opaque of [true, false]) {
+    it(`decodes a page of photographic and flat bands, each coded its way (${opaque ? 'RGB' : 'RGBA'})`, async () => {
+      const [width, height] = [257, 300];
+      const rgba = new Uint8Array(width * height * 4);
+      rgba.set(noise(width, 150, 11, !opaque));
+      rgba.set(flat(width, 150, !opaque), width * 150 * 4);
+      const strategies = stripsOf(height).map((s) =>
+        strategyFor(subFilter(rowsOf(rgba, width, s.top, s.rows), width, s.rows, opaque)),
+      );
+      expect(strategies).toContain(constants.Z_HUFFMAN_ONLY);
+      expect(strategies).toContain(constants.Z_RLE);
+      const bands = await Promise.all(
+        stripsOf(height).map((s) => encodePngBand(rowsOf(rgba, width, s.top, s.rows), width, s.rows, opaque)),
+      );
+      const { data } = await sharp(joinPng(bands, width, height, opaque))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const expected = opaque ? Buffer.from(rgba.filter((_, i) => i % 4 !== 3)) : Buffer.from(rgba);
+      expect(data.equals(expected)).toBe(true);
+    });
+  }
+
+  it('keeps run-length matching where it writes flat rows far smaller', () => {
+    const width = 1080;
+    const filtered = subFilter(flat(width, STRIP_ROWS, false), width, STRIP_ROWS, true);
+    const size = (strategy: number) => deflateSync(filtered, { level: 1, strategy }).length;
+    expect(strategyFor(filtered)).toBe(constants.Z_RLE);
+    expect(size(constants.Z_RLE) * 4).toBeLessThan(size(constants.Z_HUFFMAN_ONLY));
+  });
+
+  it('filters word by word exactly as byte by byte, and falls back for unaligned pixels', () => {
+    const [width, rows] = [131, 7];
+    const rgba = noise(width, rows + 1, 5, true);
+    for (const opaque of [true, false]) {
+      const aligned = rgba.subarray(4, 4 + width * rows * 4);
+      expect(
+        subFilter(aligned, width, rows, opaque).equals(subFilterBytes(aligned, width, rows, opaque)),
+      ).toBe(true);
+      const unaligned = new Uint8Array(rgba.buffer.slice(0), 1, width * rows * 4);
+      expect(
+        subFilter(unaligned, width, rows, opaque).equals(subFilterBytes(unaligned, width, rows, opaque)),
+      ).toBe(true);
+    }
+  });
 
   it('combines Adler-32 as zlib computes it over the whole', () => {
     const bytes = noise(97, 89, 3);

@@ -5,8 +5,12 @@
  * Strips are a multiple of 16 rows, the JPEG MCU height at 4:2:0; the last strip takes the rest.
  */
 
-/** Measured in bench:render (docs/performance.md): 128 rows keeps per-strip overhead small. */
-export const STRIP_ROWS = 128;
+/**
+ * 64 rows (docs/performance.md, "Strips of 64 rows"): a changed headline re-encodes 192 rows instead
+ * of 256, and a whole page costs the same as with 128 now that a strip's encoder costs little to
+ * start; 32 rows made whole PNG pages slower and gained nothing more on the headline.
+ */
+export const STRIP_ROWS = 64;
 
 export interface Strip {
   index: number;
