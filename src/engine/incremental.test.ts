@@ -271,13 +271,20 @@ async function render(document: DesignDocument, format: 'png' | 'jpeg', scale: n
   );
   const canvas = createCanvas(Math.round(page.width * scale), Math.round(page.height * scale));
   drawPageOnto(canvas, prepared, page.id, scale, format === 'jpeg');
-  return encodeStriped(canvas, prepared, {
+  let leading: Buffer | undefined;
+  const result = await encodeStriped(canvas, prepared, {
     format,
     scale,
     quality: 85,
     opaque: format === 'jpeg' || prepared.opaque,
     ...(baseKey ? { baseKey } : {}),
+    onLeadingBytes: (bytes) => {
+      leading = bytes;
+    },
   });
+  // The bytes told early are what the file starts with (a render process has written them).
+  if (leading) expect(result.bytes.subarray(0, leading.length).equals(leading)).toBe(true);
+  return { ...result, leading };
 }
 
 describe('dirty rows of draw ops (op-bounds)', () => {
@@ -478,6 +485,7 @@ describe('incremental renders equal whole-page renders (property, random documen
     it(`${format}: ${CASES} random documents × random modifications`, async () => {
       let encoded = 0;
       let total = 0;
+      let leadingBytes = 0;
       for (let seed = 1; seed <= CASES; seed++) {
         const { document, modifications } = randomCase(seed * 7919 + (format === 'png' ? 1 : 2));
         const modified = applyModifications(document, modifications);
@@ -488,14 +496,18 @@ describe('incremental renders equal whole-page renders (property, random documen
         const spliced = await render(modified.document, format, scale, key);
         const whole = await render(modified.document, format, scale);
         expect([seed, spliced.bytes.equals(whole.bytes)]).toEqual([seed, true]);
+        expect(whole.leading).toBeUndefined();
+        if (spliced.encodedStrips > 0 && spliced.leading) leadingBytes += spliced.leading.length;
         // Rendering the same request again encodes nothing.
         const again = await render(modified.document, format, scale, key);
         expect([seed, again.encodedStrips, again.bytes.equals(whole.bytes)]).toEqual([seed, 0, true]);
         encoded += spliced.encodedStrips;
         total += spliced.totalStrips;
       }
-      // Small random changes re-encode only part of the page, on the whole.
+      // Small random changes re-encode only part of the page, on the whole, and some leave strips
+      // above the first change whose bytes are known before encoding.
       expect(encoded).toBeLessThan(total);
+      expect(leadingBytes).toBeGreaterThan(0);
       console.info(`[incremental ${format}] re-encoded ${encoded} of ${total} strips`);
     }, 120_000);
   }

@@ -3,15 +3,8 @@
  * call directly. Checks limits, registers fonts, then per page loads images, lays out, draws
  * and encodes. Anything that is the document's fault surfaces as a RenderError.
  */
-import type { DesignDocument, Page } from '../design/index.ts';
-import {
-  assetIdOf,
-  isImageBackground,
-  mediaSources,
-  pageAtTime,
-  pageElements,
-  stillTimeMs,
-} from '../design/index.ts';
+import type { Page } from '../design/index.ts';
+import { mediaSources, pageAtTime, stillTimeMs } from '../design/index.ts';
 import type { FetchPolicy } from '../outbound/index.ts';
 import { fontCatalogFor } from './backends/fonts.ts';
 import type { SourceContext } from './backends/image-sources.ts';
@@ -33,7 +26,17 @@ export interface RenderOptions {
   fetchPolicy?: Partial<FetchPolicy>;
   /** Video formats, a test and bench seam: false draws every frame whole (see video/scene.ts). */
   reuseFrames?: boolean;
+  onLeadingBytes?: LeadingBytes;
 }
+
+/**
+ * Told the bytes a file of the answer (by its index) will start with, before the file is finished:
+ * an incremental JPEG or PNG knows its header and unchanged strips above the first change before
+ * it encodes the changed ones. A render process writes and syncs them meanwhile, so the disk has
+ * less left to sync once the file is whole (pool/staged-writes.ts). The finished file's bytes
+ * start with them.
+ */
+export type LeadingBytes = (file: number, bytes: Buffer) => void;
 
 export async function renderInProcess(job: RenderJob, options: RenderOptions = {}): Promise<RenderedFile[]> {
   if (job.preflight) return [await preflightFile(job, job.preflight)];
@@ -134,11 +137,14 @@ async function renderStills(
     const baseKey = job.cacheKey
       ? `${job.workspaceId}\u0000${job.cacheKey}\u0000${page.id}\u0000${fontIds}`
       : undefined;
+    const file = files.length;
+    const onLeadingBytes = options.onLeadingBytes;
     const image = await renderRasterPage(prepared, page.id, {
       format,
       scale,
       quality,
       ...(baseKey ? { baseKey } : {}),
+      ...(onLeadingBytes ? { onLeadingBytes: (bytes: Buffer) => onLeadingBytes(file, bytes) } : {}),
     });
     files.push({ ...image, pageIds: [page.id] });
   }

@@ -17,6 +17,8 @@ export interface RasterOptions {
   quality: number;
   /** Renders of the same template page with the same settings share it: see striped.ts. */
   baseKey?: string;
+  /** The bytes the file will start with, when known before it is encoded (striped.ts). */
+  onLeadingBytes?: (bytes: Buffer) => void;
 }
 
 export interface EncodedImage {
@@ -67,6 +69,7 @@ async function encode(
     quality: options.quality,
     opaque,
     ...(options.baseKey ? { baseKey: options.baseKey } : {}),
+    ...(options.onLeadingBytes ? { onLeadingBytes: options.onLeadingBytes } : {}),
   });
   return striped.bytes;
 }

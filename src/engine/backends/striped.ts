@@ -25,6 +25,11 @@ export interface StripedOptions {
   opaque: boolean;
   /** Names the renders whose outputs may serve as each other's base (same template page and settings). */
   baseKey?: string;
+  /**
+   * Told, before the changed strips are encoded, the bytes the file will start with: the header
+   * and the base's strips before the first changed one (see LeadingBytes in render.ts).
+   */
+  onLeadingBytes?: (bytes: Buffer) => void;
 }
 
 type EncodedStrip = JpegStrip | PngBand;
@@ -164,13 +169,16 @@ export async function encodeStriped(
       ? found
       : undefined;
   const dirty = dirtyStrips(base, footprints, stripCount);
+  const join = (strips: EncodedStrip[], before?: number) =>
+    options.format === 'jpeg'
+      ? joinJpeg(strips as JpegStrip[], width, height, STRIP_ROWS, before)
+      : joinPng(strips as PngBand[], width, height, options.opaque, before);
+  const firstChanged = dirty && dirty.length > 0 ? Math.min(...dirty) : stripCount;
+  if (base && dirty && firstChanged > 0) options.onLeadingBytes?.(join(base.strips, firstChanged));
   const all = Array.from({ length: stripCount }, (_, index) => index);
   const encoded = await encodeStrips(canvas, dirty ?? all, options);
   const strips = all.map((index) => encoded.get(index) ?? (base?.strips[index] as EncodedStrip));
-  const bytes =
-    options.format === 'jpeg'
-      ? joinJpeg(strips as JpegStrip[], width, height, STRIP_ROWS)
-      : joinPng(strips as PngBand[], width, height, options.opaque);
+  const bytes = join(strips);
   if (key) {
     const size = strips.reduce((sum, strip) => sum + sizeOf(strip), 0);
     bases.set(`${key}\u0000${images}`, {

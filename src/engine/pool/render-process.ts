@@ -10,13 +10,9 @@
  * group (the pool starts it `detached`); the ffmpeg runs of a video render belong to that group, so
  * the watchdog kills the group, and an exit kills the runs (src/engine/video/ffmpeg.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { writeSyncedFile } from '../../core/synced-file.ts';
 import { registerBundledFonts } from '../backends/fonts.ts';
 import { cacheStats } from '../backends/lru.ts';
 import { RenderError, toWire } from '../errors.ts';
@@ -25,6 +21,7 @@ import type { RenderJob } from '../types.ts';
 import { BULK_FD, writeBulk } from './bulk.ts';
 import type { AnsweredFile, ChildMessage, RenderAnswer, RenderRequest } from './protocol.ts';
 import { withHeldAssets } from './shipped-assets.ts';
+import { StagedWrites } from './staged-writes.ts';
 
 const send = process.send?.bind(process);
 if (!send) {
@@ -65,13 +62,17 @@ registerBundledFonts();
 const bulk = new Socket({ fd: BULK_FD, readable: false, writable: true });
 
 async function answer(job: RenderJob, outputDir: string | undefined): Promise<RenderAnswer> {
+  const staged = outputDir ? new StagedWrites(outputDir) : null;
   try {
-    const rendered = await renderInProcess(job);
+    const rendered = await renderInProcess(
+      job,
+      staged ? { onLeadingBytes: (file, bytes) => staged.begin(file, bytes) } : {},
+    );
     let files: AnsweredFile[];
-    if (outputDir) {
+    if (staged) {
       files = [];
-      for (const { bytes, ...rest } of rendered)
-        files.push({ ...rest, byteLength: bytes.byteLength, path: await writeStaged(outputDir, bytes) });
+      for (const [index, { bytes, ...rest }] of rendered.entries())
+        files.push({ ...rest, byteLength: bytes.byteLength, path: await staged.finish(index, bytes) });
     } else {
       await writeBulk(
         bulk,
@@ -81,6 +82,7 @@ async function answer(job: RenderJob, outputDir: string | undefined): Promise<Re
     }
     return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss(), caches: cacheStats() };
   } catch (error) {
+    await staged?.discard();
     return {
       kind: 'answer',
       ok: false,
@@ -95,26 +97,6 @@ function asRenderError(error: unknown): RenderError {
   if (error instanceof RenderError) return error;
   process.stderr.write(`render process: ${error instanceof Error ? error.stack : String(error)}\n`);
   return new RenderError('The render failed inside the renderer.', { reason: 'internal' });
-}
-
-/**
- * Writes a rendered file into the staging directory and syncs it before it is answered: the
- * service renames it into place and acknowledges the render only after that, so an acknowledged
- * render's bytes are on disk (as `FileStore.put` would have them). A write that fails removes its
- * part and fails the render; one cut short by a kill is swept by the store (src/files/staging.ts).
- */
-async function writeStaged(dir: string, bytes: Uint8Array): Promise<string> {
-  const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
-  try {
-    await writeSyncedFile(path, bytes);
-  } catch (error) {
-    // The folder is made by the first render that writes into it (or again, if someone removed
-    // it), not before every one: a render would wait for a trip through libuv's threads for nothing.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    await writeSyncedFile(path, bytes);
-  }
-  return path;
 }
 
 process.on('message', (message: RenderRequest) => {

@@ -109,20 +109,25 @@ function joinedHeader(first: Buffer, width: number, height: number, stripRows: n
   return parts;
 }
 
-/** One JPEG from strips of `stripRows` rows each (the last may be shorter), in order. */
+/**
+ * One JPEG from strips of `stripRows` rows each (the last may be shorter), in order. With
+ * `before`, only the bytes that come before strip `before`'s data: they depend on the strips
+ * before it alone, so an incremental render can write them while the changed strips encode.
+ */
 export function joinJpeg(
   strips: readonly JpegStrip[],
   width: number,
   height: number,
   stripRows: number,
+  before = strips.length,
 ): Buffer {
   const [first] = strips;
   if (!first) throw new Error('no strips');
   const parts = [Buffer.from([0xff, SOI]), ...joinedHeader(first.header, width, height, stripRows)];
-  strips.forEach((strip, index) => {
+  strips.slice(0, before).forEach((strip, index) => {
     parts.push(strip.entropy);
     if (index < strips.length - 1) parts.push(Buffer.from([0xff, RST0 + (index % 8)]));
   });
-  parts.push(Buffer.from([0xff, EOI]));
+  if (before === strips.length) parts.push(Buffer.from([0xff, EOI]));
   return Buffer.concat(parts);
 }

@@ -168,24 +168,32 @@ export function adler32Combine(adlerA: number, adlerB: number, lengthB: number):
   return ((sum2 << 16) | sum1) >>> 0;
 }
 
-/** One PNG (8-bit RGB or RGBA) from its bands, in order. */
-export function joinPng(bands: readonly PngBand[], width: number, height: number, opaque: boolean): Buffer {
+/**
+ * One PNG (8-bit RGB or RGBA) from its bands, in order. With `before`, only the bytes that come
+ * before band `before`'s chunk (they depend on the bands before it alone; the trailer's Adler-32
+ * needs them all).
+ */
+export function joinPng(
+  bands: readonly PngBand[],
+  width: number,
+  height: number,
+  opaque: boolean,
+  before = bands.length,
+): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8;
   header[9] = opaque ? 2 : 6;
-  let adler = 1;
-  for (const band of bands) adler = adler32Combine(adler, band.adler, band.length);
-  const trailer = Buffer.alloc(6);
-  FINAL_EMPTY_BLOCK.copy(trailer);
-  trailer.writeUInt32BE(adler, 2);
-  return Buffer.concat([
-    SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', ZLIB_HEADER),
-    ...bands.map((band) => band.chunk),
-    chunk('IDAT', trailer),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const parts = [SIGNATURE, chunk('IHDR', header), chunk('IDAT', ZLIB_HEADER)];
+  for (const band of bands.slice(0, before)) parts.push(band.chunk);
+  if (before === bands.length) {
+    let adler = 1;
+    for (const band of bands) adler = adler32Combine(adler, band.adler, band.length);
+    const trailer = Buffer.alloc(6);
+    FINAL_EMPTY_BLOCK.copy(trailer);
+    trailer.writeUInt32BE(adler, 2);
+    parts.push(chunk('IDAT', trailer), chunk('IEND', Buffer.alloc(0)));
+  }
+  return Buffer.concat(parts);
 }
