@@ -14,6 +14,9 @@
  * `--latency`: one client instead of 4, 300 renders a round one after another; the median time of
  * a render end to end per round, and the service's and its render processes' CPU per render.
  * Writes bench/results/fresh-latency.json.
+ *
+ * `--format png`: the fresh and latency phases render PNG instead of JPEG (replays stay JPEG); the
+ * results file's name then ends in -png.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -28,12 +31,14 @@ const ADMIN = BENCH_ADMIN_TOKEN;
 let rounds = 3;
 let replays = false;
 let latency = false;
+let format: 'jpeg' | 'png' = 'jpeg';
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i] as string;
   if (arg === '--rounds') rounds = Number(process.argv[++i]);
   else if (arg === '--replays') replays = true;
   else if (arg === '--latency') latency = true;
+  else if (arg === '--format') format = process.argv[++i] === 'png' ? 'png' : 'jpeg';
   else dists.push(arg);
 }
 const cores = availableParallelism();
@@ -75,7 +80,7 @@ async function start(dist: string): Promise<Service> {
   );
   const url = `${base}/v1/templates/${template.id}/render`;
   for (let i = 0; i < 20; i++)
-    await post(url.slice(base.length), { format: 'jpeg', modifications: { headline: `Warm ${i}` } }, key);
+    await post(url.slice(base.length), { format, modifications: { headline: `Warm ${i}` } }, key);
   if (replays) {
     await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' }, key);
     if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
@@ -102,8 +107,7 @@ function replayRound(service: Service): { rate: number; cpuUs: number } {
 
 async function round(service: Service, tag: string): Promise<number> {
   let counter = 0;
-  const body = () =>
-    JSON.stringify({ format: 'jpeg', modifications: { headline: `Rate ${tag} ${counter++}` } });
+  const body = () => JSON.stringify({ format, modifications: { headline: `Rate ${tag} ${counter++}` } });
   const result = await autocannon({
     url: service.url,
     method: 'POST',
@@ -129,7 +133,7 @@ async function latencyRound(service: Service, tag: string) {
     const response = await fetch(service.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ format: 'jpeg', modifications: { headline: `Latency ${tag} ${i}` } }),
+      body: JSON.stringify({ format, modifications: { headline: `Latency ${tag} ${i}` } }),
     });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${service.dist}: render answered ${response.status}`);
@@ -191,12 +195,13 @@ const rows = services.map((service) =>
 );
 console.table(rows);
 mkdirSync('bench/results', { recursive: true });
+const suffix = format === 'png' && !replays ? '-png' : '';
 writeFileSync(
   latency
-    ? 'bench/results/fresh-latency.json'
+    ? `bench/results/fresh-latency${suffix}.json`
     : replays
       ? 'bench/results/replay-rate.json'
-      : 'bench/results/fresh-rate.json',
-  `${JSON.stringify({ date: new Date().toISOString(), rows }, null, 2)}\n`,
+      : `bench/results/fresh-rate${suffix}.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), format, rows }, null, 2)}\n`,
 );
 process.exit(0);
