@@ -173,7 +173,10 @@ export async function encodeStriped(
     options.format === 'jpeg'
       ? joinJpeg(strips as JpegStrip[], width, height, STRIP_ROWS, before)
       : joinPng(strips as PngBand[], width, height, options.opaque, before);
-  const firstChanged = dirty && dirty.length > 0 ? Math.min(...dirty) : stripCount;
+  // A loop, not Math.min(...dirty): a page of thousands of changed tall ops lists more strips than
+  // a call can take arguments.
+  let firstChanged = stripCount;
+  for (const index of dirty ?? []) if (index < firstChanged) firstChanged = index;
   if (base && dirty && firstChanged > 0) options.onLeadingBytes?.(join(base.strips, firstChanged));
   const all = Array.from({ length: stripCount }, (_, index) => index);
   const encoded = await encodeStrips(canvas, dirty ?? all, options);

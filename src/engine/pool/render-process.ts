@@ -82,6 +82,7 @@ async function answer(job: RenderJob, outputDir: string | undefined): Promise<Re
     }
     return { kind: 'answer', ok: true, files, rssBytes: process.memoryUsage.rss(), caches: cacheStats() };
   } catch (error) {
+    // discard never throws: the render's own error is what is answered.
     await staged?.discard();
     return {
       kind: 'answer',

@@ -7,11 +7,23 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EARLY_MIN_BYTES, StagedWrites } from './staged-writes.ts';
+
+/** Waits (up to 10 s) until `check` holds: files are opened and written in the background. */
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let waited = 0; !(await check()) && waited < 10_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await check()).toBe(true);
+}
+
+async function filesIn(folder: string, count: number): Promise<string[]> {
+  await waitFor(async () => (await readdir(folder)).length === count);
+  return readdir(folder);
+}
 
 let dir: string;
 beforeEach(async () => {
@@ -26,7 +38,11 @@ describe('StagedWrites', () => {
     const bytes = randomBytes(EARLY_MIN_BYTES * 2);
     const staged = new StagedWrites(dir);
     staged.begin(0, bytes.subarray(0, EARLY_MIN_BYTES + 100));
+    // The early part is written before finish is called: the file exists and holds it.
+    const early = await filesIn(dir, 1);
+    await waitFor(async () => (await stat(join(dir, early[0] as string))).size === EARLY_MIN_BYTES + 100);
     const path = await staged.finish(0, bytes);
+    expect(path).toBe(join(dir, early[0] as string));
     expect((await readFile(path)).equals(bytes)).toBe(true);
     expect(await readdir(dir)).toEqual([path.slice(dir.length + 1)]);
   });
@@ -62,14 +78,30 @@ describe('StagedWrites', () => {
 
   it('removes what a failed render began', async () => {
     const staged = new StagedWrites(dir);
-    staged.begin(0, randomBytes(EARLY_MIN_BYTES));
+    await staged.finish(0, randomBytes(100));
     staged.begin(1, randomBytes(EARLY_MIN_BYTES));
-    // Both are being written (opened in the background): wait until both files exist.
-    for (let waited = 0; (await readdir(dir)).length < 2 && waited < 10_000; waited += 20)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await readdir(dir)).length).toBe(2);
+    staged.begin(2, randomBytes(EARLY_MIN_BYTES));
+    // One finished and two being written (opened in the background).
+    await filesIn(dir, 3);
     await staged.discard();
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('removes a file still being opened when the render fails at once', async () => {
+    const staged = new StagedWrites(dir);
+    staged.begin(0, randomBytes(EARLY_MIN_BYTES));
+    await staged.discard();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('fails a finish whose folder is gone for good, leaving nothing, and discards quietly after', async () => {
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, 'x');
+    const staged = new StagedWrites(join(file, 'staging'));
+    staged.begin(0, randomBytes(EARLY_MIN_BYTES));
+    await expect(staged.finish(0, randomBytes(10))).rejects.toThrow(/ENOTDIR/);
+    await staged.discard();
+    expect(await readdir(dir)).toEqual(['not-a-folder']);
   });
 });
 

@@ -55,6 +55,8 @@ const startsWith = (bytes: Uint8Array, leading: Uint8Array): boolean =>
 
 export class StagedWrites {
   private readonly begun = new Map<number, Promise<Begun>>();
+  /** Files finished so far: a render failing at a later file removes them too. */
+  private readonly finished: string[] = [];
 
   constructor(private readonly dir: string) {}
 
@@ -71,7 +73,7 @@ export class StagedWrites {
         return { path, handle, leading };
       } catch (error) {
         await handle.close().catch(() => {});
-        await rm(path, { force: true });
+        await rm(path, { force: true }).catch(() => {});
         throw error;
       }
     });
@@ -91,22 +93,29 @@ export class StagedWrites {
       if (begun && from === 0 && bytes.length < begun.leading.length) await handle.truncate(bytes.length);
       await handle.datasync();
       await handle.close();
+      this.finished.push(path);
       return path;
     } catch (error) {
       await handle.close().catch(() => {});
-      await rm(path, { force: true });
+      await rm(path, { force: true }).catch(() => {});
       throw error;
     }
   }
 
-  /** A render that failed: what `begin` wrote for files not finished is closed and removed. */
+  /**
+   * A render that failed: every file it staged, finished or begun, is closed and removed. Never
+   * throws: what it cannot remove the staging sweep removes later (`sweepStaged`), and the
+   * render's own error is the one to answer.
+   */
   async discard(): Promise<void> {
+    const paths = this.finished.splice(0);
     for (const file of [...this.begun.keys()]) {
       const begun = await this.take(file);
       if (!begun) continue;
       await begun.handle.close().catch(() => {});
-      await rm(begun.path, { force: true });
+      paths.push(begun.path);
     }
+    await Promise.allSettled(paths.map((path) => rm(path, { force: true })));
   }
 
   /** The early write of `file`, if one was begun and succeeded (a failed one removed its file). */
