@@ -4,7 +4,7 @@
  * the field back to the document's value.
  */
 import type { ComponentChildren, JSX } from 'preact';
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
 interface Base {
   label: string;
@@ -12,6 +12,28 @@ interface Base {
 }
 
 type Commit<T> = (value: T) => boolean | undefined;
+
+type Typed = HTMLInputElement | HTMLTextAreaElement;
+
+/**
+ * What the person has typed and not committed yet. A field shows the document's value, so without
+ * this any re-render while they type (the font list arriving, another panel updating) would put the
+ * document's value back into the field, and the change on blur would then commit nothing: the typing
+ * silently lost. The draft is shown until the change (or the blur) ends the edit.
+ */
+function useDraft(shown: string) {
+  const [draft, setDraft] = useState<string | null>(null);
+  return {
+    value: draft ?? shown,
+    onInput: (event: JSX.TargetedEvent<Typed>) => setDraft(event.currentTarget.value),
+    onBlur: () => setDraft(null),
+    /** Ends the edit: commits the typed value, or puts the document's value back when refused. */
+    commit(input: Typed, accept: (text: string) => boolean) {
+      setDraft(null);
+      if (!accept(input.value)) input.value = shown;
+    },
+  };
+}
 
 function Row({ id, label, children }: { id: string; label: string; children: ComponentChildren }) {
   return (
@@ -26,22 +48,24 @@ export function NumberField(
   props: Base & { value: number; onCommit: Commit<number>; step?: number; min?: number; max?: number },
 ) {
   const id = useId();
-  const onChange = (event: JSX.TargetedEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const value = Number.parseFloat(input.value);
-    if (!Number.isFinite(value) || props.onCommit(value) === false) input.value = String(props.value);
+  const draft = useDraft(String(Math.round(props.value * 100) / 100));
+  const accept = (text: string) => {
+    const value = Number.parseFloat(text);
+    return Number.isFinite(value) && props.onCommit(value) !== false;
   };
   return (
     <Row id={id} label={props.label}>
       <input
         id={id}
         type="number"
-        value={Math.round(props.value * 100) / 100}
+        value={draft.value}
         step={props.step ?? 1}
         min={props.min}
         max={props.max}
         disabled={props.disabled}
-        onChange={onChange}
+        onInput={draft.onInput}
+        onBlur={draft.onBlur}
+        onChange={(event) => draft.commit(event.currentTarget, accept)}
       />
     </Row>
   );
@@ -49,18 +73,18 @@ export function NumberField(
 
 export function TextField(props: Base & { value: string; onCommit: Commit<string>; placeholder?: string }) {
   const id = useId();
+  const draft = useDraft(props.value);
   return (
     <Row id={id} label={props.label}>
       <input
         id={id}
         type="text"
-        value={props.value}
+        value={draft.value}
         placeholder={props.placeholder}
         disabled={props.disabled}
-        onChange={(event) => {
-          const input = event.currentTarget;
-          if (props.onCommit(input.value) === false) input.value = props.value;
-        }}
+        onInput={draft.onInput}
+        onBlur={draft.onBlur}
+        onChange={(event) => draft.commit(event.currentTarget, (text) => props.onCommit(text) !== false)}
       />
     </Row>
   );
@@ -68,17 +92,17 @@ export function TextField(props: Base & { value: string; onCommit: Commit<string
 
 export function TextAreaField(props: Base & { value: string; onCommit: Commit<string> }) {
   const id = useId();
+  const draft = useDraft(props.value);
   return (
     <Row id={id} label={props.label}>
       <textarea
         id={id}
         rows={3}
-        value={props.value}
+        value={draft.value}
         disabled={props.disabled}
-        onChange={(event) => {
-          const input = event.currentTarget;
-          if (props.onCommit(input.value) === false) input.value = props.value;
-        }}
+        onInput={draft.onInput}
+        onBlur={draft.onBlur}
+        onChange={(event) => draft.commit(event.currentTarget, (text) => props.onCommit(text) !== false)}
       />
     </Row>
   );
@@ -100,6 +124,7 @@ function pickerValue(color: string): string | null {
 /** A colour as text (any syntax the schema takes) with a swatch picker beside it. */
 export function ColorField(props: Base & { value: string; onCommit: Commit<string> }) {
   const id = useId();
+  const draft = useDraft(props.value);
   const swatch = pickerValue(props.value);
   const alpha = /^#[0-9a-f]{8}$/i.test(props.value) ? props.value.slice(7) : '';
   return (
@@ -115,12 +140,13 @@ export function ColorField(props: Base & { value: string; onCommit: Commit<strin
         <input
           id={id}
           type="text"
-          value={props.value}
+          value={draft.value}
           disabled={props.disabled}
-          onChange={(event) => {
-            const input = event.currentTarget;
-            if (props.onCommit(input.value.trim()) === false) input.value = props.value;
-          }}
+          onInput={draft.onInput}
+          onBlur={draft.onBlur}
+          onChange={(event) =>
+            draft.commit(event.currentTarget, (text) => props.onCommit(text.trim()) !== false)
+          }
         />
       </span>
     </Row>

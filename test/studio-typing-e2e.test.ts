@@ -1,0 +1,118 @@
+/**
+ * What a person types in a properties field survives a re-render before they leave the field. The
+ * workspace's font list is held back until the typing is done, then let through: the text panel
+ * re-renders with the uploaded family in its font list while the typed value is still uncommitted.
+ * Before fields kept a draft, that re-render put the document's value back into the field, the blur
+ * then saw no change, and the edit was silently lost (a CI run of the history e2e test caught it).
+ */
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleDocument } from './fixtures/samples.ts';
+import { asSession, createEmbed, mint } from './harness/embeds.ts';
+import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
+import {
+  chromiumMissing,
+  ensureStudioBuilt,
+  type HostPage,
+  launchChromium,
+  openStudio,
+  startHostPage,
+  waitForEvent,
+} from './harness/studio.ts';
+
+if (chromiumMissing) console.log(`studio typing e2e test skipped: ${chromiumMissing}`);
+
+const require = createRequire(import.meta.url);
+const SERIF = readFileSync(
+  join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSerif.ttf'),
+);
+
+describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-render (Chromium)', () => {
+  let server: TestServer;
+  let host: HostPage;
+  let browser: Browser;
+  let page: Page;
+  let embedId = '';
+  let token = '';
+
+  beforeAll(async () => {
+    await ensureStudioBuilt();
+    server = await startTestServer();
+    host = await startHostPage(server.base);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const ws = await workspaceWithKey(server.base);
+    const upload = await http(server.base, 'POST', '/v1/assets?family=Brand%20Serif', {
+      raw: SERIF,
+      headers: { ...bearer(ws.key), 'content-type': 'font/ttf' },
+    });
+    expect(upload.status).toBe(201);
+    embedId = (await createEmbed(server.base, ws.workspaceId)).id;
+    token = await mint(server.base, embedId, 'typing-user');
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    await server?.close();
+  });
+
+  /** The stored text element, as the server has it. */
+  async function storedText(templateId: string): Promise<{ text: string; fontSize: number }> {
+    const res = await asSession(server.base, token)('GET', `/v1/embed/${embedId}/templates/${templateId}`);
+    expect(res.status).toBe(200);
+    return res.json.document.pages[0].elements[1];
+  }
+
+  const cases = [
+    { field: 'Text', role: 'textbox', typed: 'Typed while the fonts load', stored: 'text' },
+    { field: 'Font size', role: 'spinbutton', typed: '61', stored: 'fontSize' },
+  ] as const;
+
+  for (const { field, role, typed, stored } of cases) {
+    it(`keeps what was typed in "${field}" when the panel re-renders before the blur`, async () => {
+      const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
+        body: { name: `Typing ${field}`, document: simpleDocument('One') },
+      });
+      expect(created.status).toBe(201);
+      const templateId = created.json.id as string;
+
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const hold = async (route: Route) => {
+        await held;
+        await route.continue();
+      };
+      await page.route(`**/v1/embed/${embedId}/fonts`, hold);
+      try {
+        const { frame } = await openStudio(page, host, { embedId, token, templateId });
+        await frame.getByRole('button', { name: /^Select Text/ }).click();
+        const input = frame.getByRole(role, { name: field, exact: true });
+        await input.fill(typed);
+
+        // The font list arrives while the typed value is uncommitted: the panel re-renders with it.
+        release();
+        await frame
+          .getByRole('combobox', { name: 'Font family' })
+          .locator('option', { hasText: 'Brand Serif' })
+          .waitFor({ state: 'attached' });
+        expect(await input.inputValue()).toBe(typed);
+
+        await input.blur();
+        await waitForEvent(page, 'saved');
+        const expected = stored === 'fontSize' ? Number(typed) : typed;
+        await expect
+          .poll(async () => (await storedText(templateId))[stored], { timeout: 15_000 })
+          .toBe(expected);
+      } finally {
+        release();
+        await page.unroute(`**/v1/embed/${embedId}/fonts`, hold);
+      }
+    }, 120_000);
+  }
+});
