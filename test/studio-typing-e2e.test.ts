@@ -4,6 +4,7 @@
  * re-renders with the uploaded family in its font list while the typed value is still uncommitted.
  * Before fields kept a draft, that re-render put the document's value back into the field, the blur
  * then saw no change, and the edit was silently lost (a CI run of the history e2e test caught it).
+ * The timeline's page duration is typed while playback redraws the transport on every frame.
  */
 
 import { readFileSync } from 'node:fs';
@@ -59,6 +60,37 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
     await host?.close();
     await server?.close();
   });
+
+  it('keeps a page duration typed while the timeline plays, which redraws it every frame', async () => {
+    const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
+      body: { name: 'Typing while playing', document: simpleDocument('One') },
+    });
+    expect(created.status).toBe(201);
+    const templateId = created.json.id as string;
+    const { frame } = await openStudio(page, host, { embedId, token, templateId });
+    await frame.getByRole('button', { name: 'Play' }).click();
+    const field = frame.getByRole('spinbutton', { name: 'Page duration (s)' });
+    await field.fill('7');
+    // The transport has redrawn since the typing: the time shown moved on.
+    const time = frame.getByLabel('Time', { exact: true });
+    const shown = await time.innerText();
+    await expect.poll(() => time.innerText()).not.toBe(shown);
+    expect(await field.inputValue()).toBe('7');
+    await field.blur();
+    await waitForEvent(page, 'saved');
+    await expect
+      .poll(
+        async () => {
+          const res = await asSession(server.base, token)(
+            'GET',
+            `/v1/embed/${embedId}/templates/${templateId}`,
+          );
+          return res.json.document.pages[0].durationMs;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(7000);
+  }, 120_000);
 
   /** The stored text element, as the server has it. */
   async function storedText(templateId: string): Promise<{ text: string; fontSize: number }> {

@@ -13,6 +13,7 @@ import type { JSX } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { linkSchema, type Span, type TextElement } from '../../../src/engine/browser.ts';
 import { useServices } from './context.ts';
+import { useDraft } from './fields.tsx';
 import { cornersOf } from './geometry.ts';
 import { firstColor } from './paint-ops.ts';
 import { readSpans, selectionOffsets, selectOffsets, writeSpans } from './rich-dom.ts';
@@ -192,6 +193,7 @@ export function TextEditor({ el, zoom, matrix }: { el: TextElement; zoom: number
   const strike = commonValue(spans, a, b, 'strike') === true;
   const color = commonValue(spans, a, b, 'color') ?? firstColor(el.color);
   const size = commonValue(spans, a, b, 'fontSize') ?? el.fontSize;
+  const sizeDraft = useDraft(String(Math.round(size * 100) / 100));
   const linked = commonValue(spans, a, b, 'link');
 
   function run(command: 'b' | 'i' | 'u' | 'k' | 's') {
@@ -293,12 +295,17 @@ export function TextEditor({ el, zoom, matrix }: { el: TextElement; zoom: number
           title="Size"
           min={1}
           max={2000}
-          value={Math.round(size * 100) / 100}
-          onChange={(event) => {
-            const value = Number.parseFloat(event.currentTarget.value);
-            if (Number.isFinite(value) && value >= 1)
+          value={sizeDraft.value}
+          onInput={sizeDraft.onInput}
+          onBlur={sizeDraft.onBlur}
+          onChange={(event) =>
+            sizeDraft.commit(event.currentTarget, (text) => {
+              const value = Number.parseFloat(text);
+              if (!Number.isFinite(value) || value < 1) return false;
               style({ fontSize: value === el.fontSize ? undefined : value });
-          }}
+              return true;
+            })
+          }
         />
         <button
           type="button"

@@ -21,6 +21,7 @@ import {
 } from '../../../src/engine/browser.ts';
 import { useEditorState, usePlayhead, useServices } from './context.ts';
 import { activePage } from './doc-ops.ts';
+import { useDraft } from './fields.tsx';
 import { Icon } from './icons.tsx';
 import {
   animationName,
@@ -68,6 +69,8 @@ function Transport({ page, open, onToggle }: { page: Page; open: boolean; onTogg
   const transitions = usePlayhead((s) => s.transitions);
   const pageMs = pageDurationMs(page);
   const still = stillTimeMs(page);
+  // The transport redraws on every frame while playing: a typed duration must outlive that.
+  const duration = useDraft(String(Math.round(pageMs / 10) / 100));
   const onScrubKey = (event: JSX.TargetedKeyboardEvent<HTMLInputElement>) => {
     const back = event.key === 'ArrowLeft' || event.key === 'ArrowDown';
     const forward = event.key === 'ArrowRight' || event.key === 'ArrowUp';
@@ -134,14 +137,16 @@ function Transport({ page, open, onToggle }: { page: Page; open: boolean; onTogg
           type="number"
           min={0.1}
           step={0.5}
-          value={Math.round(pageMs / 10) / 100}
+          value={duration.value}
           disabled={state.readOnly}
-          onChange={(event) => {
-            const input = event.currentTarget;
-            const s = Number.parseFloat(input.value);
-            if (!Number.isFinite(s) || !actions.updatePage({ durationMs: Math.round(s * 1000) }))
-              input.value = String(pageMs / 1000);
-          }}
+          onInput={duration.onInput}
+          onBlur={duration.onBlur}
+          onChange={(event) =>
+            duration.commit(event.currentTarget, (text) => {
+              const s = Number.parseFloat(text);
+              return Number.isFinite(s) && actions.updatePage({ durationMs: Math.round(s * 1000) });
+            })
+          }
         />
       </label>
       <button

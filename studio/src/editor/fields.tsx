@@ -21,7 +21,7 @@ type Typed = HTMLInputElement | HTMLTextAreaElement;
  * document's value back into the field, and the change on blur would then commit nothing: the typing
  * silently lost. The draft is shown until the change (or the blur) ends the edit.
  */
-function useDraft(shown: string) {
+export function useDraft(shown: string) {
   const [draft, setDraft] = useState<string | null>(null);
   return {
     value: draft ?? shown,
