@@ -135,7 +135,7 @@ describe.skipIf(!present)('studio editor on its dev page (skipped when /usr/bin/
     expect((await doc()).elements.map((el) => el.rotation)).toEqual(before.elements.map((el) => el.rotation));
   });
 
-  it('styles a selection of a text edited in place: bold, colour and a link, one undo step', async () => {
+  it('styles a selection of a text edited in place: bold, colour, size and a link, one undo step', async () => {
     const p = await screen(300, 880);
     await page.mouse.dblclick(p.x, p.y);
     const editor = page.getByRole('textbox', { name: 'Edit text' });
@@ -154,6 +154,10 @@ describe.skipIf(!present)('studio editor on its dev page (skipped when /usr/bin/
       input.value = '#e11d48';
       input.dispatchEvent(new Event('change', { bubbles: true }));
     });
+    // And its size, typed in the toolbar's size field.
+    const size = page.getByLabel('Font size of the selected text');
+    await size.fill('48');
+    await size.press('Enter');
     // Ctrl+K asks for the link address; Enter applies it to the same selection.
     await editor.focus();
     await page.keyboard.press('Control+k');
@@ -168,7 +172,13 @@ describe.skipIf(!present)('studio editor on its dev page (skipped when /usr/bin/
     expect(body).toMatchObject({
       text: '',
       spans: [
-        { text: 'Free', fontWeight: 700, color: '#e11d48', link: 'https://example.com/shipping' },
+        {
+          text: 'Free',
+          fontWeight: 700,
+          color: '#e11d48',
+          fontSize: 48,
+          link: 'https://example.com/shipping',
+        },
         { text: ' shipping on every order.\nGifts for the first hundred customers. Now.' },
       ],
     });
