@@ -63,7 +63,8 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
 
   it('keeps a page duration typed while the timeline plays, which redraws it every frame', async () => {
     const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-      body: { name: 'Typing while playing', document: simpleDocument('One') },
+      // A minute long, so playback goes on however slowly the machine types.
+      body: { name: 'Typing while playing', document: longPage() },
     });
     expect(created.status).toBe(201);
     const templateId = created.json.id as string;
@@ -91,6 +92,11 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
       )
       .toBe(7000);
   }, 120_000);
+
+  function longPage() {
+    const document = simpleDocument('One');
+    return { ...document, pages: document.pages.map((p) => ({ ...p, durationMs: 60_000 })) };
+  }
 
   /** The stored text element, as the server has it. */
   async function storedText(templateId: string): Promise<{ text: string; fontSize: number }> {
