@@ -75,7 +75,7 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
     // The transport has redrawn since the typing: the time shown moved on.
     const time = frame.getByLabel('Time', { exact: true });
     const shown = await time.innerText();
-    await expect.poll(() => time.innerText()).not.toBe(shown);
+    await expect.poll(() => time.innerText(), { timeout: 15_000 }).not.toBe(shown);
     expect(await field.inputValue()).toBe('7');
     await field.blur();
     await waitForEvent(page, 'saved');
@@ -91,6 +91,42 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
         { timeout: 15_000 },
       )
       .toBe(7000);
+  }, 120_000);
+
+  it('commits what was typed to the element it was typed for when another is pressed on the page', async () => {
+    const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
+      body: { name: 'Typing, then another element', document: simpleDocument('One') },
+    });
+    expect(created.status).toBe(201);
+    const templateId = created.json.id as string;
+    const { frame } = await openStudio(page, host, { embedId, token, templateId });
+    await frame.getByRole('button', { name: /^Select Text/ }).click();
+    await frame.getByRole('spinbutton', { name: 'X', exact: true }).fill('123');
+    // Pressing on the page selects on pointerdown, before the field loses the focus: the panel is
+    // redrawn for the card while the typed X is uncommitted.
+    const canvas = frame.getByRole('img', { name: /^Page / });
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error('the page canvas has no box');
+    const zoom = box.width / 400;
+    // Inside the card (20-380 × 20-280), below the text (y 40-140).
+    await page.mouse.click(box.x + 200 * zoom, box.y + 220 * zoom);
+    await expect
+      .poll(() => frame.getByRole('spinbutton', { name: 'Width', exact: true }).inputValue())
+      .toBe('360');
+    await waitForEvent(page, 'saved');
+    await expect
+      .poll(
+        async () => {
+          const res = await asSession(server.base, token)(
+            'GET',
+            `/v1/embed/${embedId}/templates/${templateId}`,
+          );
+          const [card, text] = res.json.document.pages[0].elements;
+          return [card.x, text.x];
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual([20, 123]);
   }, 120_000);
 
   function longPage() {

@@ -22,9 +22,11 @@ export function PropertiesPanel() {
   const [only] = selected;
   return (
     <div class="pe-properties">
-      {selected.length === 0 && <PageFields page={page} disabled={state.readOnly} />}
+      {/* Keyed: a field's uncommitted draft belongs to the page or element it was typed for. */}
+      {selected.length === 0 && <PageFields key={page.id} page={page} disabled={state.readOnly} />}
       {selected.length === 1 && only && (
         <ElementProperties
+          key={only.element.id}
           el={only.element}
           page={page}
           inGroup={only.parent !== null}

@@ -193,7 +193,13 @@ export function TextEditor({ el, zoom, matrix }: { el: TextElement; zoom: number
   const strike = commonValue(spans, a, b, 'strike') === true;
   const color = commonValue(spans, a, b, 'color') ?? firstColor(el.color);
   const size = commonValue(spans, a, b, 'fontSize') ?? el.fontSize;
-  const sizeDraft = useDraft(String(Math.round(size * 100) / 100));
+  const sizeDraft = useDraft(String(Math.round(size * 100) / 100), (text) => {
+    const value = Number.parseFloat(text);
+    // After the edit has finished (the editor closing with a size still typed) nothing is selected.
+    if (finished.current || !Number.isFinite(value) || value < 1) return false;
+    style({ fontSize: value === el.fontSize ? undefined : value });
+    return true;
+  });
   const linked = commonValue(spans, a, b, 'link');
 
   function run(command: 'b' | 'i' | 'u' | 'k' | 's') {
@@ -295,17 +301,7 @@ export function TextEditor({ el, zoom, matrix }: { el: TextElement; zoom: number
           title="Size"
           min={1}
           max={2000}
-          value={sizeDraft.value}
-          onInput={sizeDraft.onInput}
-          onBlur={sizeDraft.onBlur}
-          onChange={(event) =>
-            sizeDraft.commit(event.currentTarget, (text) => {
-              const value = Number.parseFloat(text);
-              if (!Number.isFinite(value) || value < 1) return false;
-              style({ fontSize: value === el.fontSize ? undefined : value });
-              return true;
-            })
-          }
+          {...sizeDraft}
         />
         <button
           type="button"

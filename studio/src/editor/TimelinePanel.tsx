@@ -55,7 +55,7 @@ export function TimelinePanel() {
   const [open, setOpen] = useState(() => hasMotion(page.elements));
   return (
     <section class="pe-timeline" aria-label="Motion timeline">
-      <Transport page={page} open={open} onToggle={() => setOpen(!open)} />
+      <Transport key={page.id} page={page} open={open} onToggle={() => setOpen(!open)} />
       {open && <Tracks page={page} />}
     </section>
   );
@@ -70,7 +70,10 @@ function Transport({ page, open, onToggle }: { page: Page; open: boolean; onTogg
   const pageMs = pageDurationMs(page);
   const still = stillTimeMs(page);
   // The transport redraws on every frame while playing: a typed duration must outlive that.
-  const duration = useDraft(String(Math.round(pageMs / 10) / 100));
+  const duration = useDraft(String(Math.round(pageMs / 10) / 100), (text) => {
+    const s = Number.parseFloat(text);
+    return Number.isFinite(s) && actions.updatePage({ durationMs: Math.round(s * 1000) });
+  });
   const onScrubKey = (event: JSX.TargetedKeyboardEvent<HTMLInputElement>) => {
     const back = event.key === 'ArrowLeft' || event.key === 'ArrowDown';
     const forward = event.key === 'ArrowRight' || event.key === 'ArrowUp';
@@ -133,21 +136,7 @@ function Transport({ page, open, onToggle }: { page: Page; open: boolean; onTogg
       </output>
       <label class="pe-duration">
         <span>Page duration (s)</span>
-        <input
-          type="number"
-          min={0.1}
-          step={0.5}
-          value={duration.value}
-          disabled={state.readOnly}
-          onInput={duration.onInput}
-          onBlur={duration.onBlur}
-          onChange={(event) =>
-            duration.commit(event.currentTarget, (text) => {
-              const s = Number.parseFloat(text);
-              return Number.isFinite(s) && actions.updatePage({ durationMs: Math.round(s * 1000) });
-            })
-          }
-        />
+        <input type="number" min={0.1} step={0.5} disabled={state.readOnly} {...duration} />
       </label>
       <button
         type="button"

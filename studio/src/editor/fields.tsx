@@ -4,7 +4,7 @@
  * the field back to the document's value.
  */
 import type { ComponentChildren, JSX } from 'preact';
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 interface Base {
   label: string;
@@ -17,18 +17,34 @@ type Typed = HTMLInputElement | HTMLTextAreaElement;
 
 /**
  * What the person has typed and not committed yet. A field shows the document's value, so without
- * this any re-render while they type (the font list arriving, another panel updating) would put the
- * document's value back into the field, and the change on blur would then commit nothing: the typing
- * silently lost. The draft is shown until the change (or the blur) ends the edit.
+ * this any re-render while they type (the font list arriving, the timeline's clock ticking) would
+ * put the document's value back into the field, and the change on leaving it would then commit
+ * nothing: the typing silently lost. So the draft is shown until `change` commits it through
+ * `accept` (a refusal puts the document's value back). A blur without a change (the window lost
+ * the focus) keeps it; a field removed with a draft (the person pressed another element, which
+ * re-keys the panel) commits it on the way out, to what it was typed for. Spread the result on the
+ * input.
  */
-export function useDraft(shown: string) {
+export function useDraft(shown: string, accept: (text: string) => boolean) {
   const [draft, setDraft] = useState<string | null>(null);
+  const latest = useRef({ draft, shown, accept });
+  latest.current = { draft, shown, accept };
+  useEffect(
+    () => () => {
+      const left = latest.current;
+      if (left.draft !== null && left.draft !== left.shown) left.accept(left.draft);
+    },
+    [],
+  );
   return {
     value: draft ?? shown,
     onInput: (event: JSX.TargetedEvent<Typed>) => setDraft(event.currentTarget.value),
-    onBlur: () => setDraft(null),
-    /** Ends the edit: commits the typed value, or puts the document's value back when refused. */
-    commit(input: Typed, accept: (text: string) => boolean) {
+    onBlur: (event: JSX.TargetedFocusEvent<Typed>) => {
+      if (event.currentTarget.value === shown) setDraft(null);
+    },
+    onChange: (event: JSX.TargetedEvent<Typed>) => {
+      const input = event.currentTarget;
+      latest.current.draft = null;
       setDraft(null);
       if (!accept(input.value)) input.value = shown;
     },
@@ -48,24 +64,20 @@ export function NumberField(
   props: Base & { value: number; onCommit: Commit<number>; step?: number; min?: number; max?: number },
 ) {
   const id = useId();
-  const draft = useDraft(String(Math.round(props.value * 100) / 100));
-  const accept = (text: string) => {
+  const draft = useDraft(String(Math.round(props.value * 100) / 100), (text) => {
     const value = Number.parseFloat(text);
     return Number.isFinite(value) && props.onCommit(value) !== false;
-  };
+  });
   return (
     <Row id={id} label={props.label}>
       <input
         id={id}
         type="number"
-        value={draft.value}
         step={props.step ?? 1}
         min={props.min}
         max={props.max}
         disabled={props.disabled}
-        onInput={draft.onInput}
-        onBlur={draft.onBlur}
-        onChange={(event) => draft.commit(event.currentTarget, accept)}
+        {...draft}
       />
     </Row>
   );
@@ -73,37 +85,20 @@ export function NumberField(
 
 export function TextField(props: Base & { value: string; onCommit: Commit<string>; placeholder?: string }) {
   const id = useId();
-  const draft = useDraft(props.value);
+  const draft = useDraft(props.value, (text) => props.onCommit(text) !== false);
   return (
     <Row id={id} label={props.label}>
-      <input
-        id={id}
-        type="text"
-        value={draft.value}
-        placeholder={props.placeholder}
-        disabled={props.disabled}
-        onInput={draft.onInput}
-        onBlur={draft.onBlur}
-        onChange={(event) => draft.commit(event.currentTarget, (text) => props.onCommit(text) !== false)}
-      />
+      <input id={id} type="text" placeholder={props.placeholder} disabled={props.disabled} {...draft} />
     </Row>
   );
 }
 
 export function TextAreaField(props: Base & { value: string; onCommit: Commit<string> }) {
   const id = useId();
-  const draft = useDraft(props.value);
+  const draft = useDraft(props.value, (text) => props.onCommit(text) !== false);
   return (
     <Row id={id} label={props.label}>
-      <textarea
-        id={id}
-        rows={3}
-        value={draft.value}
-        disabled={props.disabled}
-        onInput={draft.onInput}
-        onBlur={draft.onBlur}
-        onChange={(event) => draft.commit(event.currentTarget, (text) => props.onCommit(text) !== false)}
-      />
+      <textarea id={id} rows={3} disabled={props.disabled} {...draft} />
     </Row>
   );
 }
@@ -124,7 +119,7 @@ function pickerValue(color: string): string | null {
 /** A colour as text (any syntax the schema takes) with a swatch picker beside it. */
 export function ColorField(props: Base & { value: string; onCommit: Commit<string> }) {
   const id = useId();
-  const draft = useDraft(props.value);
+  const draft = useDraft(props.value, (text) => props.onCommit(text.trim()) !== false);
   const swatch = pickerValue(props.value);
   const alpha = /^#[0-9a-f]{8}$/i.test(props.value) ? props.value.slice(7) : '';
   return (
@@ -137,17 +132,7 @@ export function ColorField(props: Base & { value: string; onCommit: Commit<strin
           disabled={props.disabled}
           onChange={(event) => props.onCommit(`${event.currentTarget.value}${alpha}`)}
         />
-        <input
-          id={id}
-          type="text"
-          value={draft.value}
-          disabled={props.disabled}
-          onInput={draft.onInput}
-          onBlur={draft.onBlur}
-          onChange={(event) =>
-            draft.commit(event.currentTarget, (text) => props.onCommit(text.trim()) !== false)
-          }
-        />
+        <input id={id} type="text" disabled={props.disabled} {...draft} />
       </span>
     </Row>
   );
