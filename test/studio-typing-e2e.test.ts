@@ -61,13 +61,27 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
     await server?.close();
   });
 
-  it('keeps a page duration typed while the timeline plays, which redraws it every frame', async () => {
+  /** A new template of the session's user, by id. */
+  async function newTemplate(name: string, document: object): Promise<string> {
     const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-      // A minute long, so playback goes on however slowly the machine types.
-      body: { name: 'Typing while playing', document: longPage() },
+      body: { name, document },
     });
     expect(created.status).toBe(201);
-    const templateId = created.json.id as string;
+    return created.json.id as string;
+  }
+
+  /** The stored draft's first page, as the server has it. */
+  async function storedPage(templateId: string) {
+    const res = await asSession(server.base, token)('GET', `/v1/embed/${embedId}/templates/${templateId}`);
+    expect(res.status).toBe(200);
+    return res.json.document.pages[0] as { durationMs?: number; elements: Record<string, unknown>[] };
+  }
+
+  const SAVED = { timeout: 15_000 };
+
+  it('keeps a page duration typed while the timeline plays, which redraws it every frame', async () => {
+    // A minute long, so playback goes on however slowly the machine types.
+    const templateId = await newTemplate('Typing while playing', longPage());
     const { frame } = await openStudio(page, host, { embedId, token, templateId });
     await frame.getByRole('button', { name: 'Play' }).click();
     const field = frame.getByRole('spinbutton', { name: 'Page duration (s)' });
@@ -75,30 +89,15 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
     // The transport has redrawn since the typing: the time shown moved on.
     const time = frame.getByLabel('Time', { exact: true });
     const shown = await time.innerText();
-    await expect.poll(() => time.innerText(), { timeout: 15_000 }).not.toBe(shown);
+    await expect.poll(() => time.innerText(), SAVED).not.toBe(shown);
     expect(await field.inputValue()).toBe('7');
     await field.blur();
     await waitForEvent(page, 'saved');
-    await expect
-      .poll(
-        async () => {
-          const res = await asSession(server.base, token)(
-            'GET',
-            `/v1/embed/${embedId}/templates/${templateId}`,
-          );
-          return res.json.document.pages[0].durationMs;
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(7000);
+    await expect.poll(async () => (await storedPage(templateId)).durationMs, SAVED).toBe(7000);
   }, 120_000);
 
   it('commits what was typed to the element it was typed for when another is pressed on the page', async () => {
-    const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-      body: { name: 'Typing, then another element', document: simpleDocument('One') },
-    });
-    expect(created.status).toBe(201);
-    const templateId = created.json.id as string;
+    const templateId = await newTemplate('Typing, then another element', simpleDocument('One'));
     const { frame } = await openStudio(page, host, { embedId, token, templateId });
     await frame.getByRole('button', { name: /^Select Text/ }).click();
     await frame.getByRole('spinbutton', { name: 'X', exact: true }).fill('123');
@@ -115,30 +114,13 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
       .toBe('360');
     await waitForEvent(page, 'saved');
     await expect
-      .poll(
-        async () => {
-          const res = await asSession(server.base, token)(
-            'GET',
-            `/v1/embed/${embedId}/templates/${templateId}`,
-          );
-          const [card, text] = res.json.document.pages[0].elements;
-          return [card.x, text.x];
-        },
-        { timeout: 15_000 },
-      )
+      .poll(async () => (await storedPage(templateId)).elements.map((el) => el.x), SAVED)
       .toEqual([20, 123]);
   }, 120_000);
 
   function longPage() {
     const document = simpleDocument('One');
     return { ...document, pages: document.pages.map((p) => ({ ...p, durationMs: 60_000 })) };
-  }
-
-  /** The stored text element, as the server has it. */
-  async function storedText(templateId: string): Promise<{ text: string; fontSize: number }> {
-    const res = await asSession(server.base, token)('GET', `/v1/embed/${embedId}/templates/${templateId}`);
-    expect(res.status).toBe(200);
-    return res.json.document.pages[0].elements[1];
   }
 
   const cases = [
@@ -149,11 +131,7 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
 
   for (const { field, role, typed, stored, away } of cases) {
     it(`keeps what was typed in "${field}" when the panel re-renders before the blur`, async () => {
-      const created = await asSession(server.base, token)('POST', `/v1/embed/${embedId}/templates`, {
-        body: { name: `Typing ${field}`, document: simpleDocument('One') },
-      });
-      expect(created.status).toBe(201);
-      const templateId = created.json.id as string;
+      const templateId = await newTemplate(`Typing ${field}`, simpleDocument('One'));
 
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => {
@@ -183,7 +161,7 @@ describe.skipIf(chromiumMissing !== null)('typing in the studio through a re-ren
         await waitForEvent(page, 'saved');
         const expected = stored === 'fontSize' ? Number(typed) : typed;
         await expect
-          .poll(async () => (await storedText(templateId))[stored], { timeout: 15_000 })
+          .poll(async () => (await storedPage(templateId)).elements[1]?.[stored], SAVED)
           .toBe(expected);
       } finally {
         release();
