@@ -130,6 +130,12 @@ describe.skipIf(chromiumMissing !== null)('the MCP App in a host (Chromium)', ()
     await frame.waitForFunction(() => document.querySelector('#caption')?.textContent?.includes('Rendered'));
     expect(await frame.textContent('#caption')).toContain('1 credit (balance 9)');
     expect((await hostLog(page)).toolCalls.at(-1)).toBe('render_template');
+    // Clicking Render took the focus from the edited field, whose `change` follows: no preview of
+    // the same values comes after its pause (400 ms) to replace the render (it did, under load
+    // before the render's answer, and the render was never shown).
+    await page.waitForTimeout(1000);
+    expect(await frame.textContent('#caption')).toContain('Rendered');
+    expect((await hostLog(page)).toolCalls.at(-1)).toBe('render_template');
 
     await frame.click('#open-studio');
     await page.waitForFunction(() => window.hostLog.openedLinks.length > 0);

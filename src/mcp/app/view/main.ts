@@ -44,6 +44,12 @@ const state = {
   hasImage: false,
   /** Answers to older requests are dropped: only the newest picture is shown. */
   imageRequest: 0,
+  /**
+   * The values the newest picture was asked for. A preview of the same values is not asked again:
+   * a field's `change` follows its `input` when it loses the focus (to the Render button, say), and
+   * that preview would otherwise drop the render it was clicked for.
+   */
+  imageFor: null as string | null,
   previewTimer: 0 as ReturnType<typeof setTimeout> | 0,
 };
 
@@ -121,11 +127,17 @@ function currentModifications(): Record<string, string> {
   return modificationsOf(formSlot, state.variables);
 }
 
-async function showImageFrom(tool: 'preview_template' | 'render_template', args: Record<string, unknown>) {
+async function showImageFrom(
+  tool: 'preview_template' | 'render_template',
+  args: { modifications: Record<string, string> } & Record<string, unknown>,
+) {
   const request = ++state.imageRequest;
+  state.imageFor = JSON.stringify(args.modifications);
   const answer = await callTool(tool, args);
   if (request !== state.imageRequest) return;
   if ('failure' in answer) {
+    // Nothing new is shown: the same values may be asked again.
+    state.imageFor = null;
     showError(answer.failure);
     return;
   }
@@ -148,10 +160,9 @@ async function showImageFrom(tool: 'preview_template' | 'render_template', args:
 
 function preview(): Promise<void> {
   if (!state.templateId) return Promise.resolve();
-  return showImageFrom('preview_template', {
-    templateId: state.templateId,
-    modifications: currentModifications(),
-  });
+  const modifications = currentModifications();
+  if (state.hasImage && JSON.stringify(modifications) === state.imageFor) return Promise.resolve();
+  return showImageFrom('preview_template', { templateId: state.templateId, modifications });
 }
 
 function previewSoon(): void {
@@ -229,6 +240,9 @@ function applyHostContext(context: ReturnType<App['getHostContext']>): void {
 
 renderButton.addEventListener('click', async () => {
   if (!state.templateId) return;
+  // The render shows these values: a preview still waiting for its pause has nothing to add.
+  if (state.previewTimer) clearTimeout(state.previewTimer);
+  state.previewTimer = 0;
   renderButton.disabled = true;
   try {
     await showImageFrom('render_template', {
