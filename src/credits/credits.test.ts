@@ -3,16 +3,16 @@
  * and balance maxima, enforced atomically, and the upgrade of a database from 32-bit columns.
  */
 import { join } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestDatabase, testDatabase } from '../../test/harness/backends.ts';
 import { AuditTrail } from '../audit/trail.ts';
 import type { Principal } from '../auth/principal.ts';
-import { isSchemaGone } from '../store/db.ts';
 import type { Store } from '../store/index.ts';
 import { initialMigration } from '../store/migrations/001_initial.ts';
 import { rendersMigration } from '../store/migrations/002_renders.ts';
+import { OwnSchemaPostgresDialect } from '../store/pg-dialect.ts';
 import type { Database } from '../store/schema.ts';
 import SQLite from '../store/sqlite.ts';
 import { changeCredits } from '../store/workspaces.ts';
@@ -32,7 +32,7 @@ async function oldDatabaseWithCredits(database: TestDatabase, name: 'sqlite' | '
   }
   const db = new Kysely<unknown>({
     dialect: database.databaseUrl
-      ? new PostgresDialect({
+      ? new OwnSchemaPostgresDialect({
           pool: new pg.Pool({
             connectionString: database.databaseUrl,
             options: `-c search_path=${database.pgSchema}`,
@@ -47,13 +47,7 @@ async function oldDatabaseWithCredits(database: TestDatabase, name: 'sqlite' | '
     },
     ...(database.pgSchema ? { migrationTableSchema: database.pgSchema } : {}),
   });
-  // As openDatabase does: another test file dropping its schema meanwhile fails Kysely's catalog
-  // read with 3F000 (seen once in CI's Node 24 pass); that is no error of this migration.
-  let { error } = await migrator.migrateToLatest();
-  for (let attempt = 1; attempt < 5 && isSchemaGone(error); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    ({ error } = await migrator.migrateToLatest());
-  }
+  const { error } = await migrator.migrateToLatest();
   if (error) {
     await db.destroy();
     throw error;

@@ -11,7 +11,7 @@ import {
   type Migration,
   type MigrationProvider,
   Migrator,
-  PostgresDialect,
+  type PostgresDialect,
   type SqliteDatabase,
   SqliteDialect,
   sql,
@@ -33,6 +33,7 @@ import { holdsAndPreviousKeysMigration } from './migrations/013_holds_and_previo
 import { mediaAssetsMigration } from './migrations/014_media_assets.ts';
 import { templateVersionsMigration } from './migrations/015_template_versions.ts';
 import { embedPublishedOnlyMigration } from './migrations/016_embed_published_only.ts';
+import { OwnSchemaPostgresDialect } from './pg-dialect.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -168,7 +169,7 @@ async function postgresDialect(url: string, schema?: string): Promise<PostgresDi
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  return new PostgresDialect({ pool });
+  return new OwnSchemaPostgresDialect({ pool });
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -184,7 +185,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: name ours, so
-  // deployments (and test runs) in other schemas of the same database cannot confuse it.
+  // deployments (and test runs) in other schemas of the same database cannot confuse it (and the
+  // introspector reads only this schema's catalog: src/store/pg-dialect.ts).
   const schema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
@@ -194,23 +196,11 @@ async function migrate(db: Kysely<Database>, dialect: DialectName): Promise<void
     provider: migrationsFor(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  let outcome = await migrator.migrateToLatest();
-  // Kysely's table check reads every schema's catalog (has_schema_privilege on each), so a schema
-  // dropped meanwhile by anyone else fails it with 3F000 before anything ran: just look again.
-  for (let attempt = 1; attempt < 5 && isSchemaGone(outcome.error); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    outcome = await migrator.migrateToLatest();
-  }
-  const { error, results } = outcome;
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
     );
   }
-}
-
-/** Kysely's migration check failed because a schema (anyone's) was dropped while it read the catalog. */
-export function isSchemaGone(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === '3F000';
 }
