@@ -2,15 +2,13 @@
  * PostgreSQL for Kysely, with an introspector that reads only the connection's own schema.
  *
  * Kysely's migrator asks the introspector for every table before each run. Kysely's PostgreSQL
- * introspector answers with the columns of every schema in the database, and calls
- * `has_schema_privilege(name)` and `pg_get_serial_sequence(name)` on each. Both look the name up
- * again, outside the query's snapshot:
- * - a schema dropped meanwhile by anyone fails the migration with 3F000;
- * - a table being dropped is opened, so the migration waits on the dropper's lock.
- * Several deployments (or test files) sharing one database therefore made each other's start
- * fail or stall. The migrator only needs the names of its own two tables, so this one lists the
- * tables of `current_schema()` from the catalog alone: no name lookups, no locks on anyone's table.
- * docs/operations.md ("PostgreSQL") says what a shared database needs.
+ * introspector answers with the columns of every schema in the database, calling
+ * `has_schema_privilege(name)` and `pg_get_serial_sequence(name)` on each. Those look the name up
+ * in the catalog as of now, not as of the statement's snapshot, so a schema dropped by anyone while
+ * the statement runs fails it (3F000; the test reproduces it) and with it this deployment's start.
+ * Test files, each in a schema of its own, met it in CI. The migrator needs only the names of its
+ * own two tables, so this introspector lists the tables of `current_schema()`, joined by OID, with
+ * no name lookups. docs/operations.md ("Many instances") says how deployments share a database.
  */
 import {
   type DatabaseIntrospector,
