@@ -29,6 +29,9 @@ function countedKysely(database: TestDatabase, timeline: string[]): Kysely<Datab
     const statement = event.query.sql.trim().toLowerCase();
     if (event.level === 'query' && ['begin', 'commit', 'rollback'].includes(statement))
       timeline.push(statement);
+    // How a commit that does not wait for the disk is made (db.ts's transactionWithoutSync).
+    if (event.level === 'query' && /^(set local synchronous_commit|pragma synchronous =)/.test(statement))
+      timeline.push(statement);
   };
   if (database.databaseUrl) {
     const pool = new pg.Pool({
@@ -276,6 +279,32 @@ for (const backend of backends) {
         expect(await outbox()).toEqual(
           ids.map((id, i) => `${i < 4 ? 'render.completed' : 'render.failed'} ${id}`).sort(),
         );
+      });
+
+      it('claims a render answered when it finishes without waiting for the disk, a background one (answered 202 on its claim) waiting', async () => {
+        const ws = await workspaces.create({ name: 'gc', credits: 10, actor: 'test' });
+        const begin = (identityHash: string, job?: string) =>
+          renders.begin({
+            workspaceId: ws.id,
+            templateId: 'tpl_gc',
+            identityHash,
+            format: 'png',
+            fileCount: 1,
+            actor: 'test',
+            instanceId: 'ins_gc',
+            ...(job ? { job } : {}),
+          });
+        timeline.length = 0;
+        expect((await begin('now')).kind).toBe('claimed');
+        expect(timeline).toEqual(
+          backend.name === 'postgres'
+            ? ['begin', 'set local synchronous_commit = off', 'commit']
+            : ['pragma synchronous = normal', 'begin', 'commit', 'pragma synchronous = full'],
+        );
+        timeline.length = 0;
+        expect((await begin('later', '{}')).kind).toBe('claimed');
+        // The connection's own setting: FULL on SQLite (as db.ts opens it), `on` on PostgreSQL.
+        expect(timeline).toEqual(['begin', 'commit']);
       });
 
       it('refuses a render refunded meanwhile alone, with its event; its neighbours are recorded', async () => {

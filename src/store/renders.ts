@@ -106,8 +106,13 @@ export class RenderRepository {
   async begin(input: BeginInput): Promise<BeginOutcome> {
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        // Not waited for on disk: the render's result is recorded by a commit that is (see db.ts).
-        return await transactionWithoutSync(this.db, this.dialect, (trx) => this.beginOnce(trx, input));
+        // A render answered when it finishes: its claim is not waited for on disk, the commit
+        // recording its result is (see db.ts). A background render is answered (202) on its claim
+        // alone, so that claim is.
+        const work = (trx: Transaction<Database>) => this.beginOnce(trx, input);
+        return await (input.job === undefined
+          ? transactionWithoutSync(this.db, this.dialect, work)
+          : this.db.transaction().execute(work));
       } catch (error) {
         if (error instanceof Unfunded) return { kind: 'unfunded' };
         if (!(error instanceof ClaimLost)) throw error;
