@@ -191,6 +191,12 @@ describe.skipIf(!pgUrl)(`two service processes on one PostgreSQL${twoInstances}`
 
     const deliveredBy = (output: string) =>
       output.split('\n').filter((l) => l.includes('"webhook delivered"'));
+    // Each line is logged just after its attempt is recorded, and reaches this process through a
+    // pipe: the last ones may still be on their way when the records are all there.
+    await eventually(
+      () => deliveredBy(a.output()).length + deliveredBy(b.output()).length >= expected.length,
+      30_000,
+    );
     const byA = deliveredBy(a.output()).length;
     const byB = deliveredBy(b.output()).length;
     expect(byA + byB).toBe(expected.length);
