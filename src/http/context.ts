@@ -14,7 +14,8 @@ export interface Feature {
   openApiTag?: OpenApiTag;
   /**
    * Which of its paths browsers on other origins may call (CORS). Credentials are bearer headers,
-   * never cookies, so any origin may be allowed where a feature says so.
+   * never cookies, so any origin may be allowed where a feature says so. Asked of its routes'
+   * patterns as they register (`/v1/embed/:embedId`) and of preflights' paths.
    */
   corsPaths?: (url: string) => boolean;
   routes(app: FastifyInstance): Promise<void>;
@@ -24,6 +25,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthKind;
     scope?: Scope;
+    /** Set by the kernel on every route closed to other origins (@fastify/cors reads it). */
+    cors?: false;
   }
   interface FastifyRequest {
     principal?: Principal;

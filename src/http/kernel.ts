@@ -88,11 +88,12 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
+  app.setNotFoundHandler(NOT_FOUND_ROUTE, (request, reply) =>
     sendError(request, reply, new AppError('NOT_FOUND', 'No such route.')),
   );
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   refuseWhileClosing(app);
   installNulGuard(app);
@@ -112,19 +113,31 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
     });
   }
 
-  // CORS before authentication, so a browser reads error answers (401) and preflights pass. An
-  // OPTIONS without a preflight's headers on an open path is refused in the envelope, where the
-  // CORS plugin would answer 400 in plain text.
+  // CORS before authentication, so a browser reads error answers (401) and preflights pass. Which
+  // routes answer CORS is decided once, as each registers: a route on a path some feature opens to
+  // browsers does; every other carries `cors: false`, the first thing the plugin checks (a
+  // per-request delegator made the plugin normalise its options for every request: 5 % of a
+  // replay's instructions, docs/performance.md). A URL no route serves has no CORS either.
   const corsOpen = corsPathsOf(options.features);
-  app.addHook('onRequest', async (request) => {
-    if (request.method !== 'OPTIONS' || !corsOpen(request.url)) return;
-    if (!request.headers.origin || !request.headers['access-control-request-method'])
-      throw new AppError(
-        'VALIDATION_FAILED',
-        'A CORS preflight needs the Origin and Access-Control-Request-Method headers.',
-      );
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'OPTIONS' && !corsOpen(route.url)) route.config = { ...route.config, cors: false };
   });
-  await app.register(cors, { delegator: corsFor(corsOpen) });
+  // Every preflight reaches the plugin's one OPTIONS route, so it is decided here by path: on an
+  // open path it needs a preflight's headers (the envelope, where the plugin would answer 400 in
+  // plain text); on any other path it is an unknown route.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method !== 'OPTIONS') return done();
+    if (!corsOpen(request.url)) return done(new AppError('NOT_FOUND', 'No such route.'));
+    if (!request.headers.origin || !request.headers['access-control-request-method'])
+      return done(
+        new AppError(
+          'VALIDATION_FAILED',
+          'A CORS preflight needs the Origin and Access-Control-Request-Method headers.',
+        ),
+      );
+    done();
+  });
+  await app.register(cors, CORS_ALLOWED);
   const tags = options.features.flatMap((feature) => (feature.openApiTag ? [feature.openApiTag] : []));
   await app.register(swagger, {
     openapi: openApiDocument(options.baseUrl, tags),
@@ -151,6 +164,9 @@ function tracedServer(tracer: RequestTracer) {
   return (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
     createServer((request, response) => tracer.run(request, response, () => handler(request, response)));
 }
+
+/** Fastify takes a config for its not-found route as for any other (its types do not say so). */
+const NOT_FOUND_ROUTE = { config: { cors: false } } as Parameters<FastifyInstance['setNotFoundHandler']>[0];
 
 const CORS_ALLOWED = {
   origin: '*',
@@ -179,13 +195,6 @@ function corsPathsOf(features: readonly Feature[]): (url: string | undefined) =>
   };
 }
 
-/** CORS per request: only on the paths a feature opens to browsers; elsewhere none at all. */
-function corsFor(isOpen: (url: string | undefined) => boolean) {
-  return (request: { url?: string }, callback: (error: Error | null, options: object) => void) => {
-    callback(null, isOpen(request.url) ? CORS_ALLOWED : { origin: false });
-  };
-}
-
 /**
  * Once the server is closing (shutdown: docs/deployment.md), a request that still arrives on an
  * open keep-alive connection is answered 503 OVERLOADED with the envelope, `Retry-After` and
@@ -196,16 +205,13 @@ function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing)
-      throw new AppError(
-        'OVERLOADED',
-        'The service is shutting down; retry on another instance.',
-        undefined,
-        {
-          'retry-after': '1',
-          connection: 'close',
-        },
-      );
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (!closing) return done();
+    done(
+      new AppError('OVERLOADED', 'The service is shutting down; retry on another instance.', undefined, {
+        'retry-after': '1',
+        connection: 'close',
+      }),
+    );
   });
 }

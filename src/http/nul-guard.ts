@@ -33,14 +33,17 @@ const refuse = (path: string) =>
     { path, message: 'contains U+0000' },
   ]);
 
-/** Installed before authentication, which reads path parameters (a workspace id, an embed id). */
+/**
+ * Installed before authentication, which reads path parameters (a workspace id, an embed id).
+ * Callback hooks, not async ones: they run on every request and have nothing to wait for.
+ */
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const found = nulPath(request.params, 'params') ?? nulPath(request.query, 'query');
-    if (found) throw refuse(found);
+    done(found ? refuse(found) : undefined);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const found = nulPath(request.body, 'body');
-    if (found) throw refuse(found);
+    done(found ? refuse(found) : undefined);
   });
 }

@@ -72,7 +72,28 @@ class ClaimLost extends Error {}
 /** Thrown inside the transaction to roll the attempt back (claim included) when the balance cannot pay. */
 class Unfunded extends Error {}
 
-function toRecord(row: Selectable<RendersTable>): RenderRecord {
+/**
+ * The columns a record is made of: not a background render's job (its whole modified document),
+ * which a replay has no use for (render-queue.ts reads it).
+ */
+const RECORD_COLUMNS = [
+  'id',
+  'workspace_id',
+  'template_id',
+  'status',
+  'format',
+  'file_count',
+  'charged',
+  'result',
+  'error',
+  'expired',
+  'created_at',
+  'instance_id',
+] as const satisfies readonly (keyof RendersTable)[];
+
+const QUALIFIED_RECORD_COLUMNS = RECORD_COLUMNS.map((column) => `renders.${column}` as const);
+
+function toRecord(row: Pick<Selectable<RendersTable>, (typeof RECORD_COLUMNS)[number]>): RenderRecord {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -199,7 +220,7 @@ export class RenderRepository {
         .selectFrom('render_claims')
         .innerJoin('renders', 'renders.id', 'render_claims.render_id')
         .innerJoin('workspaces', 'workspaces.id', 'render_claims.workspace_id')
-        .selectAll('renders')
+        .select(QUALIFIED_RECORD_COLUMNS)
         .select('workspaces.credit_balance')
         .where('render_claims.workspace_id', '=', param('workspaceId'))
         .where('render_claims.identity_hash', '=', param('identityHash'))
@@ -221,7 +242,7 @@ export class RenderRepository {
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.db,
   ): Promise<RenderRecord | null> {
-    const row = await db.selectFrom('renders').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('renders').select(RECORD_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
@@ -322,7 +343,7 @@ export class RenderRepository {
     const rows = await this.db
       .selectFrom('renders')
       .leftJoin('platen_instances', 'platen_instances.id', 'renders.instance_id')
-      .selectAll('renders')
+      .select(QUALIFIED_RECORD_COLUMNS)
       .where('renders.status', '=', 'pending')
       // Background renders are not orphans: the queue runs them again when their lease ends.
       .where('renders.mode', '=', 'sync')
