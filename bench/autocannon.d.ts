@@ -14,6 +14,9 @@ declare module 'autocannon' {
     method?: string;
     connections?: number;
     duration?: number;
+    /** A number of requests to make instead of a duration. */
+    amount?: number;
+    body?: string;
     headers?: Record<string, string>;
     setupClient?: (client: Client) => void;
     requests?: Array<{ setupRequest?: (request: RequestParams) => RequestParams }>;

@@ -23,11 +23,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { freePort } from '../test/harness/ports.ts';
-import { benchDocument, photoJpeg } from './designs.ts';
-import { BENCH_ADMIN_TOKEN, startPlaten } from './platen-service.ts';
+import { benchTemplate, startPlaten } from './platen-service.ts';
 import { childrenCpuMs, cpuMs } from './proc.ts';
 
-const ADMIN = BENCH_ADMIN_TOKEN;
 let rounds = 3;
 let replays = false;
 let latency = false;
@@ -58,31 +56,11 @@ interface Service {
 
 async function start(dist: string): Promise<Service> {
   const { base, child } = await startPlaten(await freePort(), dist);
-  const post = async (path: string, body: unknown, token: string, type = 'application/json') => {
-    const res = await fetch(base + path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': type },
-      body: type === 'application/json' ? JSON.stringify(body) : Buffer.from(body as Uint8Array),
-    });
-    return (await res.json()) as { id: string; key: string };
-  };
-  const workspace = await post('/admin/v1/workspaces', { name: 'bench', credits: 100_000_000 }, ADMIN);
-  const { key } = await post(
-    `/admin/v1/workspaces/${workspace.id}/api-keys`,
-    { scopes: ['template:write', 'render:write', 'asset:write'] },
-    ADMIN,
-  );
-  const photo = await post('/v1/assets', new Uint8Array(await photoJpeg()), key, 'image/jpeg');
-  const template = await post(
-    '/v1/templates',
-    { name: 'bench', document: benchDocument(`asset:${photo.id}`) },
-    key,
-  );
-  const url = `${base}/v1/templates/${template.id}/render`;
+  const { key, url, post } = await benchTemplate(base);
   for (let i = 0; i < 20; i++)
-    await post(url.slice(base.length), { format, modifications: { headline: `Warm ${i}` } }, key);
+    await post(url.slice(base.length), { format, modifications: { headline: `Warm ${i}` } });
   if (replays) {
-    await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' }, key);
+    await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' });
     if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
   }
   return { dist, child, url, key, rates: [], cpuUs: [], childCpuUs: [] };

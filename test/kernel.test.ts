@@ -87,6 +87,9 @@ describe('the kernel', () => {
       expect(await cors('GET', '/v1/open/a', { origin })).toEqual(['/v1/open/a', 200, '*']);
       expect(await cors('HEAD', '/v1/open/a', { origin })).toEqual(['/v1/open/a', 200, '*']);
       expect(await cors('OPTIONS', '/v1/open/a?x=1', preflight)).toEqual(['/v1/open/a?x=1', 204, '*']);
+      // A trailing slash reaches the same route (ignoreTrailingSlash), and its preflight agrees.
+      expect(await cors('GET', '/v1/open/a/', { origin })).toEqual(['/v1/open/a/', 200, '*']);
+      expect(await cors('OPTIONS', '/v1/open/a/', preflight)).toEqual(['/v1/open/a/', 204, '*']);
       expect(await cors('GET', '/v1/closed/a', { origin })).toEqual(['/v1/closed/a', 200, null]);
       expect(await cors('HEAD', '/v1/closed/a', { origin })).toEqual(['/v1/closed/a', 200, null]);
       expect(await cors('GET', '/v1/nowhere', { origin })).toEqual(['/v1/nowhere', 404, null]);

@@ -119,12 +119,13 @@ export async function buildKernel(options: KernelOptions): Promise<Kernel> {
   // per-request delegator made the plugin normalise its options for every request: 5 % of a
   // replay's instructions, docs/performance.md). A URL no route serves has no CORS either.
   const corsOpen = corsPathsOf(options.features);
+  // Added before any route registers: a route this hook missed would answer CORS.
   app.addHook('onRoute', (route) => {
     if (route.method !== 'OPTIONS' && !corsOpen(route.url)) route.config = { ...route.config, cors: false };
   });
-  // Every preflight reaches the plugin's one OPTIONS route, so it is decided here by path: on an
-  // open path it needs a preflight's headers (the envelope, where the plugin would answer 400 in
-  // plain text); on any other path it is an unknown route.
+  // Every preflight reaches the plugin's one OPTIONS route (no feature declares OPTIONS routes), so
+  // it is decided here by path: on an open path it needs a preflight's headers (the envelope, where
+  // the plugin would answer 400 in plain text); on any other path it is an unknown route.
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.method !== 'OPTIONS') return done();
     if (!corsOpen(request.url)) return done(new AppError('NOT_FOUND', 'No such route.'));
@@ -191,7 +192,9 @@ function corsPathsOf(features: readonly Feature[]): (url: string | undefined) =>
   const open = features.flatMap((f) => (f.corsPaths ? [f.corsPaths] : []));
   return (url) => {
     const path = (url ?? '').split('?')[0] ?? '';
-    return open.some((allowed) => allowed(path));
+    // As the router reads it (ignoreTrailingSlash), so a preflight agrees with its request.
+    const routed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    return open.some((allowed) => allowed(routed));
   };
 }
 

@@ -4,7 +4,7 @@
  * page selection and options (with their defaults resolved: selection.ts), and for an embed end-user
  * whose assets it could use. The hash of those is the identity that is charged once.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../core/ids.ts';
 import { canonicalModifications } from '../design/index.ts';
 import type { RenderFormat } from './schemas.ts';
 
@@ -67,5 +67,5 @@ export function renderIdentity(input: RenderIdentityInput): string {
     // Appended only when pinned, for the same reason; an object, never read as a scope.
     ...(input.version === null ? [] : [{ version: input.version }]),
   ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return sha256Hex(canonical);
 }

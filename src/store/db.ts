@@ -36,7 +36,7 @@ import { templateVersionsMigration } from './migrations/015_template_versions.ts
 import { embedPublishedOnlyMigration } from './migrations/016_embed_published_only.ts';
 import { OwnSchemaPostgresDialect } from './pg-dialect.ts';
 import type { Database } from './schema.ts';
-import SQLite from './sqlite.ts';
+import SQLite, { SQLITE_DRIVER } from './sqlite.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -80,37 +80,56 @@ function migrationsFor(dialect: DialectName): MigrationProvider {
 }
 
 /**
+ * A statement after which a cached one may read other columns: a schema change, or the rollback of
+ * one (anywhere in the text, so a leading comment hides nothing; a false match only costs new
+ * preparations).
+ */
+const SCHEMA_CHANGE = /\b(create|alter|drop|rollback)\b/i;
+
+/**
  * better-sqlite3 with a cache of prepared statements: Kysely prepares every query anew, which
  * was the largest single cost of a replayed render. Statements are used synchronously, one at a
- * time, so sharing them is safe.
+ * time, so sharing them is safe. A schema change (the migrations) empties the cache, so that a
+ * `select *` prepared again names the columns the table has now.
  */
 function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
+  const rowsOf = SQLITE_DRIVER === 'better-sqlite3' ? withRowsBuiltInJs : asKyselyStatement;
   return {
     close: () => database.close(),
     prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = withRowsBuiltInJs(database.prepare(sql));
-        if (cache.size >= 1000) cache.delete(cache.keys().next().value ?? '');
-        cache.set(sql, statement);
+      const cached = cache.get(sql);
+      if (cached) return cached;
+      const statement = rowsOf(database.prepare(sql));
+      // Never cached itself, so that it is seen each time it runs.
+      if (SCHEMA_CHANGE.test(sql)) {
+        cache.clear();
+        return statement;
       }
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value ?? '');
+      cache.set(sql, statement);
       return statement;
     },
   };
 }
 
+const asKyselyStatement = (statement: BetterSqlite3.Statement) => statement as unknown as SqliteStatement;
+
 /**
- * A reading statement whose rows come from better-sqlite3 as arrays and are made objects here: its
- * own object rows set each column through V8's embedder API (a new key string and a map transition
- * per column, per row), which was a fifth of a replay's instructions (docs/performance.md). The
- * same objects: columns in order, a later column of the same name winning, as better-sqlite3 does.
+ * better-sqlite3 12 (Node 20) sets each column of an object row through V8's embedder API (a new
+ * key string and a map transition per column, per row): a fifth of a replay's instructions
+ * (docs/performance.md). So its reading statements answer arrays, made objects here. Release 13
+ * (Node 22 and newer) already builds its rows in JS and is left alone. The same objects: columns in
+ * order, a later column of the same name winning; the names are read again should a row's width
+ * change under a cached statement.
  */
 function withRowsBuiltInJs(statement: BetterSqlite3.Statement): SqliteStatement {
-  if (!statement.reader) return statement as unknown as SqliteStatement;
-  const names = statement.columns().map((column) => column.name);
+  if (!statement.reader) return asKyselyStatement(statement);
+  const columnNames = () => statement.columns().map((column) => column.name);
+  let names = columnNames();
   const raw = statement.raw(true);
   const toObject = (values: unknown[]) => {
+    if (values.length !== names.length) names = columnNames();
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
     return row;

@@ -1,7 +1,7 @@
 /**
  * The embedded database builds its rows in JS from better-sqlite3's arrays (db.ts): the objects
  * must be the ones better-sqlite3 itself makes, for reads, joins with repeated column names,
- * `returning`, streams and writes alike.
+ * `returning`, streams and writes alike, and after a schema change (the migrations).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,28 @@ describe('rows of the embedded database', () => {
     expect(joined.rows).toEqual(direct(statement, 1));
     expect(joined.rows[0]).toEqual({ id: 1, name: 0.5, blob_value: Buffer.from([1, 2]) });
     expect(Object.keys(joined.rows[0] ?? {})).toEqual(['id', 'name', 'blob_value']);
+  });
+
+  it('name the columns a table has after a schema change, for a statement read before it', async () => {
+    await sql`create table altered (id integer primary key)`.execute(handle.db);
+    await sql`insert into altered (id) values (1)`.execute(handle.db);
+    const before = await sql`select * from altered`.execute(handle.db);
+    await sql`alter table altered add column label text default 'x'`.execute(handle.db);
+    const after = await sql`select * from altered`.execute(handle.db);
+    expect([before.rows, after.rows]).toEqual([[{ id: 1 }], [{ id: 1, label: 'x' }]]);
+    // A change rolled back: what was read inside it is not what is read after.
+    const rolledBack = new Error('roll back');
+    const inside = await handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`alter table altered drop column label`.execute(trx);
+        await sql`alter table altered add column other integer default 7`.execute(trx);
+        expect((await sql`select * from altered`.execute(trx)).rows).toEqual([{ id: 1, other: 7 }]);
+        throw rolledBack;
+      })
+      .catch((error: unknown) => error);
+    expect(inside).toBe(rolledBack);
+    expect((await sql`select * from altered`.execute(handle.db)).rows).toEqual([{ id: 1, label: 'x' }]);
   });
 
   it('stream as they read, and writes answer their counts', async () => {
