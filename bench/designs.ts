@@ -264,6 +264,9 @@ export const motionTiming = {
 export type MotionTiming = typeof motionTiming;
 
 /** The timing for a scene `durationMs` long: every time scaled from the 10-second original. */
+/** The motion post's height; its width is 1080 (square) or 1920 (a 1080p frame). */
+export const MOTION_HEIGHT = 1080;
+
 export function motionTimingFor(durationMs: number) {
   const k = durationMs / motionTiming.durationMs;
   const scale = (t: { delayMs: number; durationMs: number }) => ({
@@ -281,13 +284,20 @@ export function motionTimingFor(durationMs: number) {
 /**
  * The motion benchmark (bench/video.ts): the social post as a scene of a video, its headline
  * sliding up, its subtitle typed out and a discount badge popping in; `durationMs` long (10 s by
- * default). The badge is a plain disc with text (no rotation or shadow) so that every contender
+ * default), 1080 high and `width` wide (1080 by default; 1920 makes it a 1080p frame). The badge is a plain disc with text (no rotation or shadow) so that every contender
  * can draw it the same way.
  */
-export function motionDocument(photo: string, durationMs: number = motionTiming.durationMs) {
+export function motionDocument(
+  photo: string,
+  durationMs: number = motionTiming.durationMs,
+  width: number = MOTION_HEIGHT,
+) {
   const timing = motionTimingFor(durationMs);
-  const post = socialPost(photo, 'motion');
+  const post = { ...socialPost(photo, 'motion'), width };
   const elements = post.elements.map((element) => {
+    // A wider page (1920×1080, "1080p"): the photo covers it all, the logo keeps its corner.
+    if (element.id === 'motion-photo') return { ...element, width };
+    if (element.id === 'motion-logo') return { ...element, x: width - 140 };
     if (element.id === 'motion-headline')
       return { ...element, animations: [{ preset: 'slide-up', phase: 'in', ...timing.headline }] };
     if (element.id === 'motion-body')

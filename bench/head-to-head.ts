@@ -7,12 +7,14 @@
  * photo never rendered before. Interleaved round by round: in each round every contender renders
  * one request of each case, the contender going first rotating every round, so a slow spell of the
  * machine falls on all alike. One client, sequential; each request timed end to end over HTTP,
- * body read. Platen's route answers JSON with the stored file's URL; fetching that file afterwards
- * is timed apart (`platenWithDownload`), the peers send the image itself.
+ * body read, and started on a quiet machine (quiet.ts): what the previous contender left running
+ * after it answered is not timed in the next one's request (`--no-settle` times back to back).
+ * Platen's route answers JSON with the stored file's URL; fetching that file afterwards is timed
+ * apart (`platenWithDownload`), the peers send the image itself.
  *
- * `node --import tsx bench/head-to-head.ts [--quick]` prints the table and writes
- * bench/results/head-to-head.json. `--quick` (CI smoke) runs a few rounds; `--images=<dir>` saves
- * each contender's PNG of one headline and one new photo there.
+ * `node --import tsx bench/head-to-head.ts [--quick] [--rounds=N] [--no-settle]` prints the table
+ * and writes bench/results/head-to-head.json. `--quick` (CI smoke) runs a few rounds;
+ * `--images=<dir>` saves each contender's PNG of one headline and one new photo there.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { photoJpeg } from './designs.ts';
 import { type PlatenTarget, renderOnPlaten, startPlaten, uploadPlatenAsset } from './peers/platen.ts';
 import type { PeerFormat, PeerRenderRequest } from './peers/protocol.ts';
 import { type Child, spawnPeer } from './peers/spawn.ts';
+import { quietMachine } from './quiet.ts';
 import { type Stat, stat } from './stats.ts';
 
 export const CASES = [
@@ -66,6 +69,12 @@ export interface HeadToHeadOptions {
   firstPhotoSeed?: number;
   /** Saves each contender's PNG of one headline and of one new photo here, after measuring. */
   saveImagesTo?: string;
+  /**
+   * Waits before each timed request until the machine has been quiet for 20 ms (quiet.ts), so
+   * that work a contender leaves running after it answered is not timed in the next one's
+   * request (default true; `--no-settle` measures back to back).
+   */
+  settle?: boolean;
   /** Progress lines on stderr. */
   log?: (line: string) => void;
 }
@@ -77,6 +86,11 @@ export interface CaseResult {
   platenWithDownload: Stat;
   takumi: Stat;
   chromium: Stat;
+  /**
+   * How long the machine stayed busy after each contender answered this case (the settling wait
+   * before the next request; medians and p95s in ms), when settling.
+   */
+  busyAfter?: Record<ContenderName, Stat>;
   /** Peer median / Platen median: how many times longer the peer takes. */
   ratios: { takumi: number; chromium: number };
   /** The targets (TARGETS) and whether this run met them. */
@@ -88,6 +102,11 @@ export interface HeadToHeadResult {
   /** The load averages (1, 5, 15 min) before and after: other work on the machine shows here. */
   machine: { cores: number; cpu: string; node: string; loadBefore: number[]; loadAfter: number[] };
   quick: boolean;
+  /**
+   * Whether each request waited for a quiet machine (HeadToHeadOptions.settle), and how many of
+   * those waits gave up (after 1 s; 250 ms when quick).
+   */
+  settled: { enabled: boolean; timedOut: number };
   rounds: number;
   warmupRounds: number;
   newPhotos: number;
@@ -218,6 +237,12 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
     };
     // Texts no service has seen: Platen would answer an identical request from its stored result.
     const run = Date.now().toString(36).slice(-4);
+    // A machine never quiet (a busy CI runner) costs each request this long at most.
+    const quiet = quietMachine({ timeoutMs: quick ? 250 : 1_000 });
+    const settling = (options.settle ?? true) && quiet.available;
+    if ((options.settle ?? true) && !quiet.available)
+      log("the machine's CPU time cannot be read here (no cgroup accounting): measuring back to back");
+    let previous: { caseName: string; who: ContenderName } | null = null;
     log(`${warmupRounds} warm-up rounds, then ${rounds} measured…`);
     for (let round = 0; round < warmupRounds + rounds; round++) {
       const first = round % contenders.length;
@@ -228,6 +253,11 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
         const photoIndex = testCase.newPhoto ? 2 * round + (testCase.format === 'png' ? 1 : 0) : -1;
         for (const contender of order) {
           const photoId = photoIds.get(contender.name)?.[photoIndex];
+          if (settling) {
+            const waited = await quiet.settle();
+            if (measured && previous) sample(previous.caseName, `busyAfter/${previous.who}`).push(waited);
+          }
+          previous = { caseName: testCase.name, who: contender.name };
           const rendered = await contender.render({ format: testCase.format, headline, photo: photoId });
           if (!measured) continue;
           sample(testCase.name, contender.name).push(rendered.ms);
@@ -265,6 +295,15 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
           platenWithDownload: of('platenWithDownload'),
           takumi: takumiStat,
           chromium: chromiumStat,
+          ...(settling
+            ? {
+                busyAfter: {
+                  platen: of('busyAfter/platen'),
+                  takumi: of('busyAfter/takumi'),
+                  chromium: of('busyAfter/chromium'),
+                },
+              }
+            : {}),
           ratios,
           target,
           met: { takumi: ratios.takumi >= target.takumi, chromium: ratios.chromium >= target.chromium },
@@ -281,6 +320,7 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
         loadAfter: loadavg().map((n) => Number(n.toFixed(2))),
       },
       quick,
+      settled: { enabled: settling, timedOut: quiet.timedOut },
       rounds,
       warmupRounds,
       newPhotos,
@@ -328,17 +368,32 @@ export function formatHeadToHead(result: HeadToHeadResult): string {
     .join('\n');
 }
 
+/** How long each contender left the machine busy after answering, per case (median ms). */
+export function formatBusyAfter(result: HeadToHeadResult): string {
+  const lines = CASES.flatMap(({ name }) => {
+    const busy = result.cases[name].busyAfter;
+    if (!busy) return [];
+    const of = (who: ContenderName) => `${who} ${busy[who].median.toFixed(0)} ms`;
+    return [`  ${result.cases[name].label}: ${CONTENDERS.map(of).join(', ')}`];
+  });
+  return ['busy after answering, until 20 ms passed quiet (medians):', ...lines].join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
+  const roundsArg = process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length);
   const result = await headToHead({
     quick,
+    settle: !process.argv.includes('--no-settle'),
+    ...(roundsArg ? { rounds: Number(roundsArg) } : {}),
     saveImagesTo: process.argv.find((arg) => arg.startsWith('--images='))?.slice('--images='.length),
     log: (line) => console.error(line),
   });
   console.log(
-    `head to head, ${result.rounds} rounds (+${result.warmupRounds} warm-up), ${result.machine.cores} cores, medians:`,
+    `head to head, ${result.rounds} rounds (+${result.warmupRounds} warm-up), ${result.machine.cores} cores, ${result.settled.enabled ? `each request on a quiet machine (${result.settled.timedOut} waits gave up)` : 'back to back'}, medians:`,
   );
   console.log(formatHeadToHead(result));
+  if (result.settled.enabled) console.log(formatBusyAfter(result));
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/head-to-head.json', `${JSON.stringify(result, null, 2)}\n`);
 }

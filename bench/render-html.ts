@@ -96,9 +96,16 @@ const ms = (n: number) => `${Number(n.toFixed(3))}ms`;
  * paused and set to t) or sampled (takumi: `timeMs`).
  *
  * The logo is an <img> of its SVG (takumi's HTML reader takes no inline SVG); fonts are the same
- * Inter files as @font-face for Chromium (takumi registers them through its API).
+ * Inter files as @font-face for Chromium (takumi registers them through its API). `width` is the
+ * page's, as motionDocument's: 1920 for the 1080p frame.
  */
-export function motionHtml(photo: string, timing: MotionHtmlTiming, subtitle: string, badge: string): string {
+export function motionHtml(
+  photo: string,
+  timing: MotionHtmlTiming,
+  subtitle: string,
+  badge: string,
+  width = 1080,
+): string {
   const { headline, subtitle: typed, badge: pop } = timing;
   const characters = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(subtitle));
   // Platen shows the first floor(n·p) of n characters: character i appears once p reaches (i+1)/n.
@@ -116,15 +123,15 @@ export function motionHtml(photo: string, timing: MotionHtmlTiming, subtitle: st
 @keyframes type { from { color: #333333; } to { color: #333333; } }
 @keyframes pop { from { transform: scale(0); } to { transform: scale(1); } }
 @keyframes pop-fade { from { opacity: 0; } ${POP_OPAQUE_AT} { opacity: 1; } to { opacity: 1; } }
-html, body { margin: 0; width: 1080px; height: 1080px; overflow: hidden; background: #f4efe6; font-family: Inter; }
-#post { position: relative; width: 1080px; height: 1080px; overflow: hidden; }
+html, body { margin: 0; width: ${width}px; height: 1080px; overflow: hidden; background: #f4efe6; font-family: Inter; }
+#post { position: relative; width: ${width}px; height: 1080px; overflow: hidden; }
 .abs { position: absolute; }
-#photo { left: 0; top: 0; width: 1080px; height: 1080px; object-fit: cover; }
+#photo { left: 0; top: 0; width: ${width}px; height: 1080px; object-fit: cover; }
 #card { left: 60px; top: 600px; width: 960px; height: 420px; background: #ffffffee; border-radius: 32px; }
 #headline { left: 110px; top: 640px; width: 860px; height: 170px; font-size: 72px; font-weight: 700; color: #1d1d35; line-height: 1.1; margin: 0; animation: slide-up ${ms(headline.durationMs)} ease-out ${ms(headline.delayMs)} both; }
 #body { left: 110px; top: 830px; width: 760px; height: 160px; font-size: 30px; color: #333333; line-height: 1.4; margin: 0; }
 #body span { color: transparent; animation: type 1ms linear forwards; }
-#logo { left: 940px; top: 40px; width: 100px; height: 100px; }
+#logo { left: ${width - 140}px; top: 40px; width: 100px; height: 100px; }
 #badge { left: 60px; top: 60px; width: 220px; height: 220px; border-radius: 110px; background: #e4572e; color: #ffffff; font-size: 64px; font-weight: 700; line-height: 220px; text-align: center; animation: pop ${ms(pop.durationMs)} ${BACK_OUT} ${ms(pop.delayMs)} both, pop-fade ${ms(pop.durationMs)} linear ${ms(pop.delayMs)} both; }
 </style></head><body><div id="post">
 <img id="photo" class="abs" src="${photo}">

@@ -29,10 +29,13 @@ export interface ChromiumRecorder {
 }
 
 /** A warm page holding the animation, ready to record it any number of times. */
-export async function chromiumRecorder(html: string): Promise<ChromiumRecorder> {
+export async function chromiumRecorder(
+  html: string,
+  viewport = { width: 1080, height: 1080 },
+): Promise<ChromiumRecorder> {
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1080, height: 1080 } });
+    const page = await browser.newPage({ viewport });
     await page.setContent(html, { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready);
     const cdp = await page.context().newCDPSession(page);

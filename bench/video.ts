@@ -1,9 +1,10 @@
 /**
  * The video benchmark (issue "Motion", "Proof"): the motion post (bench/designs.ts motionDocument,
- * 1080×1080, 10 s) as an MP4 at 30 fps and as a 540×540 GIF at 15 fps. Contenders, interleaved
- * round by round in one run, each warm:
+ * 1080×1080, 10 s) as an MP4 at 30 fps and as a 540×540 GIF at 15 fps, and the same scene 1920
+ * wide as a 1080p MP4. Contenders, interleaved round by round in one run, each warm:
  * - Platen in process (`renderInProcess`, mp4 and gif) and through a one-process render pool (mp4);
- * - Chromium recording the HTML twin frame by frame into ffmpeg, same x264 settings (video-peers.ts);
+ * - Chromium recording the HTML twin frame by frame into ffmpeg, same x264 settings (video-peers.ts),
+ *   square and 1080p;
  * - takumi's `renderAnimation` making the GIF from the same HTML and CSS animations.
  * Then, once: where Platen's time goes (drawing the frames alone; x264, or the GIF's passes, alone
  * on the same frames), and whether the contenders drew the same animation (frames compared at
@@ -32,7 +33,14 @@ import { type RenderJob, RenderPool, type VideoFormat } from '../src/engine/inde
 import { checkJob, DEFAULT_VIDEO_QUALITY } from '../src/engine/job.ts';
 import { type EncodeSettings, gifArgs, gifPaletteArgs, videoArgs } from '../src/engine/video/encode.ts';
 import { openVideo } from '../src/engine/video/render-video.ts';
-import { MOTION_BADGE, MOTION_SUBTITLE, motionDocument, motionTimingFor, photoDataUri } from './designs.ts';
+import {
+  MOTION_BADGE,
+  MOTION_HEIGHT,
+  MOTION_SUBTITLE,
+  motionDocument,
+  motionTimingFor,
+  photoDataUri,
+} from './designs.ts';
 import { framePng, frameRgb, probe, timedFfmpeg } from './ffmpeg.ts';
 import { motionHtml } from './render-html.ts';
 import { CHROMIUM_FRAME_FORMAT, chromiumRecorder, takumiAnimator } from './video-peers.ts';
@@ -46,6 +54,8 @@ const GIF_FPS = 15;
  */
 const GIF_SCALE = 0.5;
 const GIF_SIDE = 1080 * GIF_SCALE;
+/** The 1080p frame's width (its height is the post's, MOTION_HEIGHT). */
+const FULL_HD_WIDTH = 1920;
 
 /** Platen's MP4 encode of the motion post at the default quality, as src/engine/video/encode.ts has it. */
 const mp4Settings = (output: string): EncodeSettings => ({
@@ -95,6 +105,8 @@ interface Contender {
 /** What every contender draws: the motion post `durationMs` long, as a document and as HTML. */
 interface Subject {
   durationMs: number;
+  /** The page's width (its height is MOTION_HEIGHT): 1080, or FULL_HD_WIDTH for 1080p. */
+  width: number;
   document: DesignDocument;
   /** The same post a fifth of a second long (Platen's warm-up: same photo, fonts and text). */
   short: DesignDocument;
@@ -149,11 +161,11 @@ function platen(
 }
 
 /** Chromium: one page holds the animation; warming records its first few frames. */
-async function chromium(subject: Subject, captureSeconds: number[]): Promise<Contender> {
-  const recorder = await chromiumRecorder(subject.html);
+async function chromium(subject: Subject, name: string, captureSeconds: number[]): Promise<Contender> {
+  const recorder = await chromiumRecorder(subject.html, { width: subject.width, height: MOTION_HEIGHT });
   const args = platenX264Args();
   return {
-    name: 'chromium mp4',
+    name,
     format: 'mp4',
     fps: MP4_FPS,
     warm: async (file) => {
@@ -207,12 +219,15 @@ export async function videoBench(options: VideoBenchOptions) {
   const loadBefore = loadavg().map(round2);
   const dir = mkdtempSync(join(tmpdir(), 'platen-video-bench-'));
   const photo = await photoDataUri();
-  const subject: Subject = {
+  const subjectOf = (width: number): Subject => ({
     durationMs,
-    document: parse(motionDocument(photo, durationMs)),
-    short: parse(motionDocument(photo, 200)),
-    html: motionHtml(photo, motionTimingFor(durationMs), MOTION_SUBTITLE, MOTION_BADGE),
-  };
+    width,
+    document: parse(motionDocument(photo, durationMs, width)),
+    short: parse(motionDocument(photo, 200, width)),
+    html: motionHtml(photo, motionTimingFor(durationMs), MOTION_SUBTITLE, MOTION_BADGE, width),
+  });
+  const subject = subjectOf(MOTION_HEIGHT);
+  const fullHd = subjectOf(FULL_HD_WIDTH);
   const document = subject.document;
   // A video is one job, so one render process runs it however many the machine has.
   const pool = new RenderPool({ workers: 1, maxQueue: 4, timeoutMs: 600_000 });
@@ -223,9 +238,11 @@ export async function videoBench(options: VideoBenchOptions) {
       platen(subject, 'platen mp4', 'mp4', MP4_FPS),
       platen(subject, 'platen mp4, pool', 'mp4', MP4_FPS, { pool }),
       platen(subject, 'platen mp4, no reuse', 'mp4', MP4_FPS, { wholeFrames: true }),
-      await chromium(subject, captureSeconds),
+      await chromium(subject, 'chromium mp4', captureSeconds),
       platen(subject, 'platen gif', 'gif', GIF_FPS),
       await takumi(subject),
+      platen(fullHd, 'platen mp4 1080p', 'mp4', MP4_FPS),
+      await chromium(fullHd, 'chromium mp4 1080p', []),
     );
     await pool.warmup();
     for (const c of all) await c.warm(join(dir, `warm-${slug(c.name)}.${c.format}`));
@@ -278,7 +295,7 @@ export async function videoBench(options: VideoBenchOptions) {
         loadBefore,
         loadAfter: loadavg().map(round2),
       },
-      design: `motionDocument: the 1080x1080 benchmark post, ${durationMs} ms; headline slide-up, subtitle typewriter, badge pop`,
+      design: `motionDocument: the 1080x1080 benchmark post, and the same ${FULL_HD_WIDTH}x${MOTION_HEIGHT} (1080p), ${durationMs} ms; headline slide-up, subtitle typewriter, badge pop`,
       settings: {
         mp4: `${MP4_FPS} fps, ${platenX264Args().join(' ')}`,
         gif: `${GIF_FPS} fps, ${GIF_SIDE}x${GIF_SIDE} (the design at scale ${GIF_SCALE})`,
@@ -289,6 +306,7 @@ export async function videoBench(options: VideoBenchOptions) {
       speedup: {
         mp4VsChromium: ratio('platen mp4', 'chromium mp4'),
         mp4PoolVsChromium: ratio('platen mp4, pool', 'chromium mp4'),
+        mp4FullHdVsChromium: ratio('platen mp4 1080p', 'chromium mp4 1080p'),
         gifVsTakumi: ratio('platen gif', 'takumi gif'),
       },
       chromiumCaptureS: round2(median(captureSeconds)),
@@ -431,6 +449,7 @@ const PAIRS = [
   ['platen mp4, pool', 'platen mp4'],
   ['chromium mp4', 'platen mp4'],
   ['takumi gif', 'platen gif'],
+  ['chromium mp4 1080p', 'platen mp4 1080p'],
 ] as const;
 
 /**
@@ -504,7 +523,7 @@ function print(results: VideoResults): void {
   for (const [label = '', ...cells] of [head, ...rows])
     console.log(`${label.padEnd(36)} ${cells.map((cell) => cell.padStart(10)).join(' ')}`);
   console.log(
-    `speed-up: Platen MP4 over Chromium ${speedup.mp4VsChromium}x (through the pool ${speedup.mp4PoolVsChromium}x); Platen GIF over takumi ${speedup.gifVsTakumi}x`,
+    `speed-up: Platen MP4 over Chromium ${speedup.mp4VsChromium}x (through the pool ${speedup.mp4PoolVsChromium}x; 1080p ${speedup.mp4FullHdVsChromium}x); Platen GIF over takumi ${speedup.gifVsTakumi}x`,
   );
   const { mp4, gif } = stages;
   console.log(
