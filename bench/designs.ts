@@ -263,10 +263,10 @@ export const motionTiming = {
 
 export type MotionTiming = typeof motionTiming;
 
-/** The timing for a scene `durationMs` long: every time scaled from the 10-second original. */
 /** The motion post's height; its width is 1080 (square) or 1920 (a 1080p frame). */
 export const MOTION_HEIGHT = 1080;
 
+/** The timing for a scene `durationMs` long: every time scaled from the 10-second original. */
 export function motionTimingFor(durationMs: number) {
   const k = durationMs / motionTiming.durationMs;
   const scale = (t: { delayMs: number; durationMs: number }) => ({

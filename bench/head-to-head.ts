@@ -87,8 +87,9 @@ export interface CaseResult {
   takumi: Stat;
   chromium: Stat;
   /**
-   * How long the machine stayed busy after each contender answered this case (the settling wait
-   * before the next request; medians and p95s in ms), when settling.
+   * When settling: how long the wait after each contender's request of this case took beyond its
+   * final quiet window, in ms (0: quiet at once). Every process in the cgroup counts but the
+   * driver; waits that gave up are left out.
    */
   busyAfter?: Record<ContenderName, Stat>;
   /** Peer median / Platen median: how many times longer the peer takes. */
@@ -103,10 +104,11 @@ export interface HeadToHeadResult {
   machine: { cores: number; cpu: string; node: string; loadBefore: number[]; loadAfter: number[] };
   quick: boolean;
   /**
-   * Whether each request waited for a quiet machine (HeadToHeadOptions.settle), and how many of
-   * those waits gave up (after 1 s; 250 ms when quick).
+   * Whether each request waited for a quiet machine (HeadToHeadOptions.settle), how many of those
+   * waits gave up (after 1 s; 250 ms when quick), and whether waiting stopped for good after three
+   * in a row (the requests after that were timed back to back).
    */
-  settled: { enabled: boolean; timedOut: number };
+  settled: { enabled: boolean; timedOut: number; abandoned: boolean };
   rounds: number;
   warmupRounds: number;
   newPhotos: number;
@@ -242,7 +244,7 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
     const settling = (options.settle ?? true) && quiet.available;
     if ((options.settle ?? true) && !quiet.available)
       log("the machine's CPU time cannot be read here (no cgroup accounting): measuring back to back");
-    let previous: { caseName: string; who: ContenderName } | null = null;
+    let previous: { caseName: string; who: ContenderName; measured: boolean } | null = null;
     log(`${warmupRounds} warm-up rounds, then ${rounds} measured…`);
     for (let round = 0; round < warmupRounds + rounds; round++) {
       const first = round % contenders.length;
@@ -254,10 +256,13 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
         for (const contender of order) {
           const photoId = photoIds.get(contender.name)?.[photoIndex];
           if (settling) {
-            const waited = await quiet.settle();
-            if (measured && previous) sample(previous.caseName, `busyAfter/${previous.who}`).push(waited);
+            const { waitedMs, timedOut } = await quiet.settle();
+            if (previous?.measured && !timedOut)
+              sample(previous.caseName, `busyAfter/${previous.who}`).push(
+                Math.max(0, waitedMs - quiet.windowMs),
+              );
           }
-          previous = { caseName: testCase.name, who: contender.name };
+          previous = { caseName: testCase.name, who: contender.name, measured };
           const rendered = await contender.render({ format: testCase.format, headline, photo: photoId });
           if (!measured) continue;
           sample(testCase.name, contender.name).push(rendered.ms);
@@ -320,7 +325,7 @@ export async function headToHead(options: HeadToHeadOptions = {}): Promise<HeadT
         loadAfter: loadavg().map((n) => Number(n.toFixed(2))),
       },
       quick,
-      settled: { enabled: settling, timedOut: quiet.timedOut },
+      settled: { enabled: settling, timedOut: quiet.timedOut, abandoned: quiet.abandoned },
       rounds,
       warmupRounds,
       newPhotos,
@@ -359,16 +364,22 @@ export function formatHeadToHead(result: HeadToHeadResult): string {
     }),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-        .join('  '),
-    )
-    .join('\n');
+  const table = rows.map((row) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  '),
+  );
+  return [...table, settlingLine(result)].join('\n');
 }
 
-/** How long each contender left the machine busy after answering, per case (median ms). */
+/** How the requests were timed: each on a quiet machine, or back to back, and why. */
+function settlingLine({ settled }: HeadToHeadResult): string {
+  if (!settled.enabled) return 'each request timed back to back (no waiting for a quiet machine)';
+  const gaveUp = `${settled.timedOut} waits for a quiet machine gave up`;
+  return settled.abandoned
+    ? `${gaveUp}; the machine never went quiet, so waiting stopped and later requests were timed back to back`
+    : `each request started on a quiet machine (${gaveUp})`;
+}
+
+/** How long the wait after each contender's requests took beyond its quiet window, per case. */
 export function formatBusyAfter(result: HeadToHeadResult): string {
   const lines = CASES.flatMap(({ name }) => {
     const busy = result.cases[name].busyAfter;
@@ -376,21 +387,32 @@ export function formatBusyAfter(result: HeadToHeadResult): string {
     const of = (who: ContenderName) => `${who} ${busy[who].median.toFixed(0)} ms`;
     return [`  ${result.cases[name].label}: ${CONTENDERS.map(of).join(', ')}`];
   });
-  return ['busy after answering, until 20 ms passed quiet (medians):', ...lines].join('\n');
+  return ['busy after answering (median wait beyond the quiet window):', ...lines].join('\n');
+}
+
+/** `--rounds=N`: a positive whole number, or the default when absent. */
+function roundsFromArgs(args: string[]): number | undefined {
+  if (args.includes('--rounds')) throw new Error('write --rounds=N (with "=")');
+  const value = args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length);
+  if (value === undefined) return undefined;
+  const rounds = Number(value);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds must be a positive whole number: ${value}`);
+  return rounds;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
-  const roundsArg = process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length);
+  const rounds = roundsFromArgs(process.argv.slice(2));
   const result = await headToHead({
     quick,
     settle: !process.argv.includes('--no-settle'),
-    ...(roundsArg ? { rounds: Number(roundsArg) } : {}),
+    ...(rounds ? { rounds } : {}),
     saveImagesTo: process.argv.find((arg) => arg.startsWith('--images='))?.slice('--images='.length),
     log: (line) => console.error(line),
   });
   console.log(
-    `head to head, ${result.rounds} rounds (+${result.warmupRounds} warm-up), ${result.machine.cores} cores, ${result.settled.enabled ? `each request on a quiet machine (${result.settled.timedOut} waits gave up)` : 'back to back'}, medians:`,
+    `head to head, ${result.rounds} rounds (+${result.warmupRounds} warm-up), ${result.machine.cores} cores, medians:`,
   );
   console.log(formatHeadToHead(result));
   if (result.settled.enabled) console.log(formatBusyAfter(result));
