@@ -13,7 +13,8 @@
  *
  * `--latency`: one client instead of 4, 300 renders a round one after another; the median time of
  * a render end to end per round, and the service's and its render processes' CPU per render.
- * Writes bench/results/fresh-latency.json.
+ * Writes bench/results/fresh-latency.json. `--gap MS`: the client waits MS milliseconds between
+ * those renders (untimed), so each finds the service idle, as in the head-to-head.
  *
  * `--format png`: the fresh and latency phases render PNG instead of JPEG (replays stay JPEG); the
  * results file's name then ends in -png.
@@ -30,14 +31,20 @@ let rounds = 3;
 let replays = false;
 let latency = false;
 let format: 'jpeg' | 'png' = 'jpeg';
+let gapMs = 0;
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i] as string;
   if (arg === '--rounds') rounds = Number(process.argv[++i]);
   else if (arg === '--replays') replays = true;
   else if (arg === '--latency') latency = true;
+  else if (arg === '--gap') gapMs = Number(process.argv[++i]);
   else if (arg === '--format') format = process.argv[++i] === 'png' ? 'png' : 'jpeg';
   else dists.push(arg);
+}
+if (!Number.isFinite(gapMs) || gapMs < 0) {
+  console.error('fresh-rate: --gap takes a number of milliseconds, 0 or more');
+  process.exit(1);
 }
 const cores = availableParallelism();
 if (dists.length === 0) dists.push('dist');
@@ -107,6 +114,7 @@ async function latencyRound(service: Service, tag: string) {
   const [before, childrenBefore] = [cpuMs(pid), childrenCpuMs(pid)];
   const times: number[] = [];
   for (let i = 0; i < renders; i++) {
+    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
     const started = performance.now();
     const response = await fetch(service.url, {
       method: 'POST',
@@ -180,6 +188,6 @@ writeFileSync(
     : replays
       ? 'bench/results/replay-rate.json'
       : `bench/results/fresh-rate${suffix}.json`,
-  `${JSON.stringify({ date: new Date().toISOString(), format, rows }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), format, ...(latency ? { gapMs } : {}), rows }, null, 2)}\n`,
 );
 process.exit(0);
