@@ -13,8 +13,9 @@
  *
  * `--latency`: one client instead of 4, 300 renders a round one after another; the median time of
  * a render end to end per round, and the service's and its render processes' CPU per render.
- * Writes bench/results/fresh-latency.json. `--gap MS`: the client waits MS milliseconds between
- * those renders (untimed), so each finds the service idle, as in the head-to-head.
+ * Writes bench/results/fresh-latency.json. `--gap MS` (with `--latency` only): the client waits MS
+ * milliseconds between those renders, so each finds the service idle, as in the head-to-head; the
+ * waits are not in the times, but the CPU figures include whatever the processes do during them.
  *
  * `--format png`: the fresh and latency phases render PNG instead of JPEG (replays stay JPEG); the
  * results file's name then ends in -png.
@@ -44,6 +45,10 @@ for (let i = 2; i < process.argv.length; i++) {
 }
 if (!Number.isFinite(gapMs) || gapMs < 0) {
   console.error('fresh-rate: --gap takes a number of milliseconds, 0 or more');
+  process.exit(1);
+}
+if (gapMs > 0 && !latency) {
+  console.error('fresh-rate: --gap applies to --latency only');
   process.exit(1);
 }
 const cores = availableParallelism();
