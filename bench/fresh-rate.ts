@@ -19,12 +19,18 @@
  *
  * `--format png`: the fresh and latency phases render PNG instead of JPEG (replays stay JPEG); the
  * results file's name then ends in -png.
+ *
+ * `--new-photo` (with `--latency` only): every render also swaps in a 1600×1200 photo that service
+ * has never drawn (photoJpeg, a new seed each; uploaded as an asset before the round, untimed), 60
+ * renders a round: the head-to-head's new-photo case, to compare builds. The results file's name
+ * then ends in -photo.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { freePort } from '../test/harness/ports.ts';
+import { photoJpeg } from './designs.ts';
 import { benchTemplate, startPlaten } from './platen-service.ts';
 import { childrenCpuMs, cpuMs } from './proc.ts';
 
@@ -33,6 +39,7 @@ let replays = false;
 let latency = false;
 let format: 'jpeg' | 'png' = 'jpeg';
 let gapMs = 0;
+let newPhoto = false;
 const dists: string[] = [];
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i] as string;
@@ -40,6 +47,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (arg === '--replays') replays = true;
   else if (arg === '--latency') latency = true;
   else if (arg === '--gap') gapMs = Number(process.argv[++i]);
+  else if (arg === '--new-photo') newPhoto = true;
   else if (arg === '--format') format = process.argv[++i] === 'png' ? 'png' : 'jpeg';
   else dists.push(arg);
 }
@@ -51,6 +59,10 @@ if (gapMs > 0 && !latency) {
   console.error('fresh-rate: --gap applies to --latency only');
   process.exit(1);
 }
+if (newPhoto && !latency) {
+  console.error('fresh-rate: --new-photo applies to --latency only');
+  process.exit(1);
+}
 const cores = availableParallelism();
 if (dists.length === 0) dists.push('dist');
 
@@ -59,6 +71,10 @@ interface Service {
   child: ChildProcess;
   url: string;
   key: string;
+  /** POSTs JSON as the service's key (benchTemplate's). */
+  post: (path: string, body: unknown) => Promise<{ id: string }>;
+  /** The service's base URL. */
+  base: string;
   rates: number[];
   /** --replays: the service's CPU per request, µs, per round; --latency: per render. */
   cpuUs: number[];
@@ -75,7 +91,7 @@ async function start(dist: string): Promise<Service> {
     await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' });
     if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
   }
-  return { dist, child, url, key, rates: [], cpuUs: [], childCpuUs: [] };
+  return { dist, child, url, key, base, post, rates: [], cpuUs: [], childCpuUs: [] };
 }
 
 /** One round of identical replays from autocannon's own process, pinned apart from the service. */
@@ -112,9 +128,33 @@ async function round(service: Service, tag: string): Promise<number> {
   return result.requests.average;
 }
 
-/** One round of renders one after another: the median milliseconds each, and the CPU they used. */
-async function latencyRound(service: Service, tag: string) {
-  const renders = 300;
+/** --new-photo: photos no service has drawn yet, made before the round (seeds from 10,000 up). */
+let nextSeed = 10_000;
+async function newPhotos(count: number): Promise<Buffer[]> {
+  const photos: Buffer[] = [];
+  for (let i = 0; i < count; i++) photos.push(await photoJpeg(1600, 1200, nextSeed++));
+  return photos;
+}
+
+async function upload(service: Service, photo: Buffer): Promise<string> {
+  const response = await fetch(`${service.base}/v1/assets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.key}`, 'content-type': 'image/jpeg' },
+    body: new Uint8Array(photo),
+  });
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`${service.dist}: upload answered ${response.status}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * One round of renders one after another: the median milliseconds each, and the CPU they used.
+ * `photos` (--new-photo): one per render, each new to the service.
+ */
+async function latencyRound(service: Service, tag: string, photos?: Buffer[]) {
+  const assets: string[] = [];
+  for (const photo of photos ?? []) assets.push(await upload(service, photo));
+  const renders = photos ? photos.length : 300;
   const pid = service.child.pid ?? 0;
   const [before, childrenBefore] = [cpuMs(pid), childrenCpuMs(pid)];
   const times: number[] = [];
@@ -124,7 +164,13 @@ async function latencyRound(service: Service, tag: string) {
     const response = await fetch(service.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ format, modifications: { headline: `Latency ${tag} ${i}` } }),
+      body: JSON.stringify({
+        format,
+        modifications: {
+          headline: `Latency ${tag} ${i}`,
+          ...(assets[i] ? { photo: `asset:${assets[i]}` } : {}),
+        },
+      }),
     });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${service.dist}: render answered ${response.status}`);
@@ -143,10 +189,12 @@ const services: Service[] = [];
 for (const dist of dists) services.push(await start(dist));
 try {
   // One service renders at a time; the others idle.
-  for (let r = 0; r < rounds; r++)
+  for (let r = 0; r < rounds; r++) {
+    // The same new photos for every build this round: each service has its own caches.
+    const photos = newPhoto ? await newPhotos(60) : undefined;
     for (const service of services) {
       if (latency) {
-        const measured = await latencyRound(service, `${Date.now()}-${r}`);
+        const measured = await latencyRound(service, `${Date.now()}-${r}`, photos);
         service.rates.push(measured.ms);
         service.cpuUs.push(measured.cpuUs);
         service.childCpuUs.push(measured.childCpuUs);
@@ -160,6 +208,7 @@ try {
       service.rates.push(rate);
       service.cpuUs.push(cpuUs);
     }
+  }
 } finally {
   for (const service of services) service.child.kill();
 }
@@ -186,13 +235,13 @@ const rows = services.map((service) =>
 );
 console.table(rows);
 mkdirSync('bench/results', { recursive: true });
-const suffix = format === 'png' && !replays ? '-png' : '';
+const suffix = `${format === 'png' && !replays ? '-png' : ''}${newPhoto ? '-photo' : ''}`;
 writeFileSync(
   latency
     ? `bench/results/fresh-latency${suffix}.json`
     : replays
       ? 'bench/results/replay-rate.json'
       : `bench/results/fresh-rate${suffix}.json`,
-  `${JSON.stringify({ date: new Date().toISOString(), format, ...(latency ? { gapMs } : {}), rows }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), format, ...(latency ? { gapMs, newPhoto } : {}), rows }, null, 2)}\n`,
 );
 process.exit(0);

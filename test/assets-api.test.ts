@@ -1,4 +1,5 @@
 /** The asset routes over real HTTP: sniffing, multipart, fonts, limits and capability-URL headers. */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEJAVU_TTF, PNG_1X1, SVG_WITH_SCRIPT } from './fixtures/samples.ts';
 import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
@@ -32,6 +33,17 @@ describe('assets', () => {
     const file = await fetch(res.json.url);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await file.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+  });
+
+  it('reports a photo stored turned (EXIF orientation) at the size it is drawn', async () => {
+    const stored = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c04020' } })
+      .jpeg()
+      .toBuffer();
+    const turned = await sharp(stored).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    expect((await upload(turned, 'image/jpeg')).json).toMatchObject({ width: 30, height: 40 });
+    // A WebP is drawn as stored, whatever its EXIF says.
+    const webp = await sharp(stored).withMetadata({ orientation: 6 }).webp().toBuffer();
+    expect((await upload(webp, 'image/webp')).json).toMatchObject({ width: 40, height: 30 });
   });
 
   it('serves files with nosniff, a sandbox CSP, a length and a long immutable cache', async () => {

@@ -61,10 +61,19 @@ function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
   };
 }
 
+/**
+ * The size an image is drawn at: a JPEG tagged to turn a quarter (EXIF orientation 5-8) is drawn
+ * turned, so its width and height trade places; other formats are drawn as stored
+ * (docs/decisions.md, "EXIF orientation").
+ */
 async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
   try {
     const meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
-    if (meta.width && meta.height) return { width: meta.width, height: meta.height };
+    const quarterTurn = meta.format === 'jpeg' && (meta.orientation ?? 1) >= 5;
+    if (meta.width && meta.height)
+      return quarterTurn
+        ? { width: meta.height, height: meta.width }
+        : { width: meta.width, height: meta.height };
   } catch {
     // reported below
   }

@@ -21,6 +21,7 @@ import { renderLimits } from '../limits.ts';
 import { cacheBytes } from './cache-limits.ts';
 import { classifyImageBytes, type ImageBytesKind } from './image-kind.ts';
 import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
+import { type JpegHeader, readJpegHeader } from './jpeg-header.ts';
 import { Lru } from './lru.ts';
 
 export interface LoadedImage {
@@ -132,38 +133,36 @@ function decodeSvg(id: string, bytes: Buffer): LoadedImage {
   return { kind: 'svg', id, markup: bytes, filterCost, ...size };
 }
 
+/**
+ * A bitmap, its header checked before any pixel is decoded (readBitmapHeader); Skia decodes the
+ * pixels on first draw. Skia turns a JPEG by its EXIF orientation as it decodes it, yet reports
+ * the stored size until then: a phone photo stored 4000×3000 and tagged to turn a quarter is laid
+ * out 3000×4000 here, the size Skia will draw.
+ */
 function decodeBitmap(id: string, bytes: Buffer, kind: ImageBytesKind): LoadedImage {
   const image = readBitmapHeader(bytes);
-  const jpeg = isRgbJpeg(bytes) ? bytes : undefined;
+  const header = kind === 'jpeg' ? readJpegHeader(bytes) : null;
+  const quarterTurn = header !== null && header.orientation >= 5;
   return {
     kind: 'bitmap',
     id,
-    width: image.width,
-    height: image.height,
+    width: quarterTurn ? image.height : image.width,
+    height: quarterTurn ? image.width : image.height,
     image,
-    ...(jpeg ? { jpeg } : {}),
+    ...(header && isRgbJpeg(header) ? { jpeg: bytes } : {}),
     ...(kind === 'jpeg' || kind === 'webp' ? { shrinkable: bytes } : {}),
   };
 }
 
 /**
- * A JPEG whose frame (SOF0-2) has 3 components and that carries no Adobe marker (which may mean
- * CMYK or an inverted transform): a PDF reader decodes it as YCbCr to RGB, as every viewer does.
+ * A JPEG whose frame (SOF0-2) has 3 components, that carries no Adobe marker (which may mean CMYK
+ * or an inverted transform) and that is stored upright: a PDF reader decodes it as YCbCr to RGB, as
+ * every viewer does, and applies no EXIF orientation.
  */
-function isRgbJpeg(bytes: Buffer): boolean {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return false;
-  for (let at = 2; at + 9 < bytes.length; ) {
-    if (bytes[at] !== 0xff) return false;
-    const marker = bytes[at + 1] ?? 0;
-    if (marker === 0xee) return false; // APP14 "Adobe"
-    if (marker >= 0xc0 && marker <= 0xc2) return bytes[at + 9] === 3;
-    if (marker === 0xd9 || marker === 0xda) return false;
-    at += 2 + bytes.readUInt16BE(at + 2);
-  }
-  return false;
+function isRgbJpeg(header: JpegHeader): boolean {
+  return header.frameType <= 0xc2 && header.components === 3 && !header.adobe && header.orientation === 1;
 }
 
-/** Decodes (or finds in the cache) an image from its bytes. */
 /** A decoded image still in the cache, by content hash. */
 export function decodedImage(id: string): LoadedImage | undefined {
   return decoded.get(id);
@@ -191,6 +190,7 @@ function contentHash(bytes: Buffer): string {
   return id;
 }
 
+/** Decodes (or finds in the cache) an image from its bytes. */
 export function decodeImage(source: SourceBytes): LoadedImage {
   const id = contentHash(source.bytes);
   const known = decoded.get(id);
@@ -261,9 +261,10 @@ const shrinksOnLoad = (image: LoadedImage, deviceWidth: number, deviceHeight: nu
 
 /**
  * Pre-scales a JPEG or WebP that shrinks on load (above) before drawing, off the main thread.
- * Neither libvips nor Skia applies the EXIF orientation or the embedded colour profile, so both
- * draw the same pixels. Bytes libvips refuses are left to Skia's decoder at draw time
- * (drawableFor), which decides how they fail.
+ * Both convert through the embedded colour profile. Skia turns a JPEG by its EXIF orientation and
+ * draws a WebP as stored, whatever its EXIF says; libvips is told to do the same (`rotate()` for a
+ * JPEG only), so both paths draw a photo the same way up (exif-orientation.test.ts). Bytes libvips
+ * refuses are left to Skia's decoder at draw time (drawableFor), which decides how they fail.
  */
 export async function prescale(image: LoadedImage, deviceWidth: number, deviceHeight: number): Promise<void> {
   if (image.kind !== 'bitmap' || !image.shrinkable || !shrinksOnLoad(image, deviceWidth, deviceHeight))
@@ -273,7 +274,9 @@ export async function prescale(image: LoadedImage, deviceWidth: number, deviceHe
   if (drawables.get(key)) return;
   let pixels: Buffer;
   try {
-    pixels = await sharp(image.shrinkable, { limitInputPixels: renderLimits.maxSourcePixels })
+    const decoder = sharp(image.shrinkable, { limitInputPixels: renderLimits.maxSourcePixels });
+    if (classifyImageBytes(image.shrinkable) === 'jpeg') decoder.rotate();
+    pixels = await decoder
       .resize(width, height, { fit: 'fill' })
       .toColourspace('srgb')
       .ensureAlpha()

@@ -1,0 +1,90 @@
+/**
+ * A phone photo is stored as the sensor saw it and tagged with the turn that makes it upright (EXIF
+ * orientation). A JPEG must be laid out at its upright size and drawn upright, whether Skia decodes
+ * it whole (drawn near its size) or libvips shrinks it on load (drawn at half its size or less):
+ * the same page as the upright pixels themselves, stored without a tag. Skia draws a WebP as stored
+ * whatever its EXIF says, and so must the libvips path: one photo, one look, at every size. In a
+ * PDF, whose readers apply no EXIF, a turned JPEG is drawn upright by Skia instead of embedded as
+ * stored.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { renderInProcess } from '../render.ts';
+import { jobFor, pageDocument, renderPng, testPhoto } from './harness.ts';
+
+const POPPLER = existsSync('/usr/bin/pdftoppm');
+
+const dataUri = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** The photo fitted whole into a square page: a photo laid out at the wrong size leaves other margins. */
+const squarePage = (src: string, side: number) =>
+  pageDocument({
+    width: side,
+    height: side,
+    background: '#ffffff',
+    elements: [{ id: 'photo', type: 'image', x: 0, y: 0, width: side, height: side, src, fit: 'contain' }],
+  });
+
+async function meanDifference(a: Uint8Array, b: Uint8Array): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((png) => sharp(png).removeAlpha().raw().toBuffer()));
+  if (!x || !y || x.length !== y.length) throw new Error('pages of different sizes');
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += Math.abs((x[i] as number) - (y[i] as number));
+  return sum / x.length;
+}
+
+describe('EXIF orientation', () => {
+  // Stored 1600×1200 and tagged "turn 90° clockwise" (6), or "turn 90° anticlockwise" (8).
+  for (const orientation of [6, 8]) {
+    for (const side of [1400, 500]) {
+      const path = side * 2 <= 1600 ? 'shrunk on load by libvips' : 'decoded whole by Skia';
+      it(`draws orientation ${orientation} upright, ${path}`, async () => {
+        const stored = await testPhoto(1600, 1200, 'png');
+        const turned = await sharp(stored).withMetadata({ orientation }).jpeg({ quality: 92 }).toBuffer();
+        const upright = await sharp(turned).rotate().png().toBuffer();
+        const [drawn, reference] = await Promise.all([
+          renderPng(squarePage(dataUri(turned, 'image/jpeg'), side)),
+          renderPng(squarePage(dataUri(upright, 'image/png'), side)),
+        ]);
+        // Squashed into the stored 4:3 frame, the photo differs by tens of levels on average.
+        expect(await meanDifference(drawn.bytes, reference.bytes)).toBeLessThan(1.5);
+      });
+    }
+  }
+
+  for (const side of [1400, 500]) {
+    const path = side * 2 <= 1600 ? 'shrunk on load by libvips' : 'decoded whole by Skia';
+    it(`draws a WebP as stored, whatever its EXIF says, ${path}`, async () => {
+      const stored = await testPhoto(1600, 1200, 'png');
+      const tagged = await sharp(stored).withMetadata({ orientation: 6 }).webp({ lossless: true }).toBuffer();
+      expect((await sharp(tagged).metadata()).orientation).toBe(6);
+      const [drawn, reference] = await Promise.all([
+        renderPng(squarePage(dataUri(tagged, 'image/webp'), side)),
+        renderPng(squarePage(dataUri(stored, 'image/png'), side)),
+      ]);
+      expect(await meanDifference(drawn.bytes, reference.bytes)).toBeLessThan(1.5);
+    });
+  }
+
+  it.skipIf(!POPPLER)(
+    `draws a turned JPEG upright in a PDF${POPPLER ? '' : ' (skipped: poppler-utils is not installed)'}`,
+    async () => {
+      const stored = await testPhoto(1600, 1200, 'png');
+      const turned = await sharp(stored).withMetadata({ orientation: 6 }).jpeg({ quality: 92 }).toBuffer();
+      const upright = await sharp(turned).rotate().png().toBuffer();
+      const [file] = await renderInProcess(jobFor(squarePage(dataUri(turned, 'image/jpeg'), 500), 'pdf'));
+      if (!file) throw new Error('no file');
+      const dir = mkdtempSync(join(tmpdir(), 'platen-exif-'));
+      writeFileSync(join(dir, 'page.pdf'), file.bytes);
+      // 72 dpi: one pixel per point, the page's own size.
+      execFileSync('pdftoppm', ['-r', '72', '-png', '-singlefile', join(dir, 'page.pdf'), join(dir, 'page')]);
+      const reference = await renderPng(squarePage(dataUri(upright, 'image/png'), 500));
+      const raster = readFileSync(join(dir, 'page.png'));
+      expect(await meanDifference(raster, reference.bytes)).toBeLessThan(3);
+    },
+  );
+});
