@@ -71,8 +71,6 @@ interface Service {
   child: ChildProcess;
   url: string;
   key: string;
-  /** POSTs JSON as the service's key (benchTemplate's). */
-  post: (path: string, body: unknown) => Promise<{ id: string }>;
   /** The service's base URL. */
   base: string;
   rates: number[];
@@ -91,7 +89,7 @@ async function start(dist: string): Promise<Service> {
     await post(url.slice(base.length), { format: 'jpeg', idempotencyKey: 'replay' });
     if (cores > 1) execFileSync('taskset', ['-a', '-pc', '0', String(child.pid)], { stdio: 'ignore' });
   }
-  return { dist, child, url, key, base, post, rates: [], cpuUs: [], childCpuUs: [] };
+  return { dist, child, url, key, base, rates: [], cpuUs: [], childCpuUs: [] };
 }
 
 /** One round of identical replays from autocannon's own process, pinned apart from the service. */

@@ -1,6 +1,7 @@
 /** The asset routes over real HTTP: sniffing, multipart, fonts, limits and capability-URL headers. */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webps } from '../src/engine/goldens/exif-files.ts';
 import { DEJAVU_TTF, PNG_1X1, SVG_WITH_SCRIPT } from './fixtures/samples.ts';
 import { bearer, http, startTestServer, type TestServer, workspaceWithKey } from './harness/server.ts';
 
@@ -41,9 +42,10 @@ describe('assets', () => {
       .toBuffer();
     const turned = await sharp(stored).withMetadata({ orientation: 6 }).jpeg().toBuffer();
     expect((await upload(turned, 'image/jpeg')).json).toMatchObject({ width: 30, height: 40 });
-    // A WebP is drawn as stored, whatever its EXIF says.
-    const webp = await sharp(stored).withMetadata({ orientation: 6 }).webp().toBuffer();
-    expect((await upload(webp, 'image/webp')).json).toMatchObject({ width: 40, height: 30 });
+    // A WebP as Skia reads it: turned by a bare TIFF chunk (cwebp's), not by libvips's own chunk.
+    const { libvips, bare } = await webps(6, stored);
+    expect((await upload(bare, 'image/webp')).json).toMatchObject({ width: 30, height: 40 });
+    expect((await upload(libvips, 'image/webp')).json).toMatchObject({ width: 40, height: 30 });
   });
 
   it('serves files with nosniff, a sandbox CSP, a length and a long immutable cache', async () => {

@@ -13,7 +13,7 @@ import {
 } from '../auth/index.ts';
 import { AppError } from '../core/errors.ts';
 import { isIdOf, newId, randomToken } from '../core/ids.ts';
-import type { MediaInfo } from '../engine/index.ts';
+import { drawnSize, type MediaInfo } from '../engine/index.ts';
 import type { FileStore } from '../files/index.ts';
 import { defaultImagePolicy, FetchRefused, guardedFetch } from '../outbound/index.ts';
 import type { AssetKind, AssetRow } from '../store/assets.ts';
@@ -62,18 +62,18 @@ function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
 }
 
 /**
- * The size an image is drawn at: a JPEG tagged to turn a quarter (EXIF orientation 5-8) is drawn
- * turned, so its width and height trade places; other formats are drawn as stored
- * (docs/decisions.md, "EXIF orientation").
+ * The size an image is drawn at: stored size turned as Skia turns it by its EXIF orientation
+ * (docs/decisions.md, "EXIF orientation"), read the way the renderer reads it.
  */
 async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
   try {
     const meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
-    const quarterTurn = meta.format === 'jpeg' && (meta.orientation ?? 1) >= 5;
     if (meta.width && meta.height)
-      return quarterTurn
-        ? { width: meta.height, height: meta.width }
-        : { width: meta.width, height: meta.height };
+      return drawnSize(
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        meta.width,
+        meta.height,
+      );
   } catch {
     // reported below
   }

@@ -7,6 +7,7 @@
  */
 export { decodeDataUri } from './backends/image-sources.ts';
 export type { CacheStats } from './backends/lru.ts';
+export { drawnSize } from './backends/orientation.ts';
 export {
   type CostProblem,
   renderCostProblem,

@@ -19,10 +19,12 @@ import {
 } from '../layout/index.ts';
 import { renderLimits } from '../limits.ts';
 import { cacheBytes } from './cache-limits.ts';
+import { orientationSteps } from './exif.ts';
 import { classifyImageBytes, type ImageBytesKind } from './image-kind.ts';
 import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
 import { type JpegHeader, readJpegHeader } from './jpeg-header.ts';
 import { Lru } from './lru.ts';
+import { drawnOrientation, drawnSize } from './orientation.ts';
 
 export interface LoadedImage {
   kind: 'bitmap' | 'svg';
@@ -41,6 +43,11 @@ export interface LoadedImage {
   shrinkable?: Buffer;
   /** SVG markup, rasterised per device size. */
   markup?: Buffer;
+  /**
+   * The EXIF orientation Skia applies when it decodes this bitmap (exif.ts): width and height are
+   * already the turned size, and libvips must turn it the same way.
+   */
+  orientation?: number;
   /** What the SVG's filters cost per rasterised pixel (see svgFilterCost). */
   filterCost?: SvgFilterCost;
 }
@@ -135,32 +142,33 @@ function decodeSvg(id: string, bytes: Buffer): LoadedImage {
 
 /**
  * A bitmap, its header checked before any pixel is decoded (readBitmapHeader); Skia decodes the
- * pixels on first draw. Skia turns a JPEG by its EXIF orientation as it decodes it, yet reports
- * the stored size until then: a phone photo stored 4000×3000 and tagged to turn a quarter is laid
- * out 3000×4000 here, the size Skia will draw.
+ * pixels on first draw. Skia turns a JPEG or WebP by its EXIF orientation as it decodes it, yet
+ * reports the stored size until then: a phone photo stored 4000×3000 and tagged to turn a quarter is
+ * laid out 3000×4000 here, the size Skia will draw.
  */
 function decodeBitmap(id: string, bytes: Buffer, kind: ImageBytesKind): LoadedImage {
   const image = readBitmapHeader(bytes);
   const header = kind === 'jpeg' ? readJpegHeader(bytes) : null;
-  const quarterTurn = header !== null && header.orientation >= 5;
+  const orientation = drawnOrientation(bytes);
   return {
     kind: 'bitmap',
     id,
-    width: quarterTurn ? image.height : image.width,
-    height: quarterTurn ? image.width : image.height,
+    ...drawnSize(bytes, image.width, image.height),
     image,
-    ...(header && isRgbJpeg(header) ? { jpeg: bytes } : {}),
+    ...(orientation !== 1 ? { orientation } : {}),
+    ...(header && embedsAsItIs(header) ? { jpeg: bytes } : {}),
     ...(kind === 'jpeg' || kind === 'webp' ? { shrinkable: bytes } : {}),
   };
 }
 
 /**
- * A JPEG whose frame (SOF0-2) has 3 components, that carries no Adobe marker (which may mean CMYK
- * or an inverted transform) and that is stored upright: a PDF reader decodes it as YCbCr to RGB, as
- * every viewer does, and applies no EXIF orientation.
+ * A JPEG a PDF can embed as it is (DCTDecode, 8 bits a sample): a frame of SOF0-2 with 3 components,
+ * no Adobe marker (which may mean CMYK or an inverted transform), and drawn as stored, since a PDF
+ * reader decodes it as YCbCr to RGB, as every viewer does, and applies no EXIF orientation.
  */
-function isRgbJpeg(header: JpegHeader): boolean {
-  return header.frameType <= 0xc2 && header.components === 3 && !header.adobe && header.orientation === 1;
+function embedsAsItIs(header: JpegHeader): boolean {
+  const { frameType, precision, components, adobe, orientation } = header;
+  return frameType <= 0xc2 && precision === 8 && components === 3 && !adobe && orientation === 1;
 }
 
 /** A decoded image still in the cache, by content hash. */
@@ -261,10 +269,10 @@ const shrinksOnLoad = (image: LoadedImage, deviceWidth: number, deviceHeight: nu
 
 /**
  * Pre-scales a JPEG or WebP that shrinks on load (above) before drawing, off the main thread.
- * Both convert through the embedded colour profile. Skia turns a JPEG by its EXIF orientation and
- * draws a WebP as stored, whatever its EXIF says; libvips is told to do the same (`rotate()` for a
- * JPEG only), so both paths draw a photo the same way up (exif-orientation.test.ts). Bytes libvips
- * refuses are left to Skia's decoder at draw time (drawableFor), which decides how they fail.
+ * Both convert through the embedded colour profile. Skia turns a photo by its EXIF orientation as
+ * it reads it (exif.ts); libvips is told that turn explicitly, not left to read the tag its own way,
+ * so both paths draw a photo the same way up (exif-orientation.test.ts). Bytes libvips refuses are
+ * left to Skia's decoder at draw time (drawableFor), which decides how they fail.
  */
 export async function prescale(image: LoadedImage, deviceWidth: number, deviceHeight: number): Promise<void> {
   if (image.kind !== 'bitmap' || !image.shrinkable || !shrinksOnLoad(image, deviceWidth, deviceHeight))
@@ -275,7 +283,9 @@ export async function prescale(image: LoadedImage, deviceWidth: number, deviceHe
   let pixels: Buffer;
   try {
     const decoder = sharp(image.shrinkable, { limitInputPixels: renderLimits.maxSourcePixels });
-    if (classifyImageBytes(image.shrinkable) === 'jpeg') decoder.rotate();
+    const { mirror, degrees } = orientationSteps(image.orientation ?? 1);
+    if (mirror) decoder.flop();
+    if (degrees) decoder.rotate(degrees);
     pixels = await decoder
       .resize(width, height, { fit: 'fill' })
       .toColourspace('srgb')
