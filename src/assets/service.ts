@@ -62,8 +62,9 @@ function toAssetResponse(baseUrl: string, asset: AssetRow): AssetResponse {
 }
 
 /**
- * The size an image is drawn at: stored size turned as Skia turns it by its EXIF orientation
- * (docs/decisions.md, "EXIF orientation"), read the way the renderer reads it.
+ * The size an image is drawn at: its stored size (as libvips reads it), turned as Skia turns it by
+ * its EXIF orientation, which is read the way the renderer reads it (docs/decisions.md, "EXIF
+ * orientation").
  */
 async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
   try {

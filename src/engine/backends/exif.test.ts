@@ -3,13 +3,36 @@
  * file can carry its EXIF, Skia's own answer (its size once it has decoded the file) is compared
  * with ours. And the turns handed to libvips draw what libvips's own reading of a plain tag draws.
  */
-import { Image } from '@napi-rs/canvas';
+import { createCanvas, Image } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { jpegWith, ORIENTATION, tiff, webps } from '../goldens/exif-files.ts';
+import { jpegWith, ORIENTATION, tiff, unreadWebpExif, webps } from '../goldens/exif-files.ts';
 import { testPhoto } from '../goldens/harness.ts';
 import { orientationSteps, turnsAQuarter } from './exif.ts';
 import { drawnOrientation } from './orientation.ts';
+
+/**
+ * Skia's pixels of the file at the size it draws it, against libvips's pixels of the same file
+ * turned by our reading (orientationSteps of drawnOrientation): the mean difference a channel.
+ */
+async function differenceFromSkia(bytes: Buffer): Promise<number> {
+  const image = new Image();
+  image.src = bytes;
+  await image.decode();
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const skia = ctx.getImageData(0, 0, image.width, image.height).data;
+  const { mirror, degrees } = orientationSteps(drawnOrientation(bytes));
+  const ours = sharp(bytes).ensureAlpha();
+  if (mirror) ours.flop();
+  if (degrees) ours.rotate(degrees);
+  const { data, info } = await ours.raw().toBuffer({ resolveWithObject: true });
+  expect([info.width, info.height]).toEqual([image.width, image.height]);
+  let sum = 0;
+  for (let i = 0; i < data.length; i++) sum += Math.abs((data[i] as number) - (skia[i] as number));
+  return sum / data.length;
+}
 
 /** Whether Skia turns the file a quarter: its size once decoded, against its stored size. */
 async function skiaTurnsAQuarter(bytes: Buffer): Promise<boolean> {
@@ -46,6 +69,8 @@ describe('drawnOrientation agrees with Skia', async () => {
     it(`a JPEG: ${name}`, async () => {
       expect(drawnOrientation(bytes)).toBe(expected);
       expect(turnsAQuarter(drawnOrientation(bytes))).toBe(await skiaTurnsAQuarter(bytes));
+      // The exact turn and mirror, not only the quarter: a wrong reading differs by tens of levels.
+      expect(await differenceFromSkia(bytes)).toBeLessThan(3);
     });
   }
 
@@ -53,8 +78,17 @@ describe('drawnOrientation agrees with Skia', async () => {
     const { libvips, bare } = await webps(6, await testPhoto(64, 32, 'png'));
     expect(drawnOrientation(bare)).toBe(6);
     expect(await skiaTurnsAQuarter(bare)).toBe(true);
+    expect(await differenceFromSkia(bare)).toBeLessThan(3);
     expect(drawnOrientation(libvips)).toBe(1);
     expect(await skiaTurnsAQuarter(libvips)).toBe(false);
+  });
+
+  it('a WebP: an EXIF chunk decoders do not read is not read', async () => {
+    const files = await unreadWebpExif(6, await testPhoto(64, 32, 'png'));
+    for (const [name, file] of Object.entries(files)) {
+      expect(drawnOrientation(file), name).toBe(1);
+      expect(await skiaTurnsAQuarter(file), name).toBe(false);
+    }
   });
 
   it('a PNG is drawn as stored, whatever its EXIF says', async () => {

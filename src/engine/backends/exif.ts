@@ -3,8 +3,9 @@
  * SkExif and the codecs that feed it), so that layout, libvips's shrink-on-load, PDF embedding and
  * the asset API all agree with what Skia draws (docs/decisions.md, "EXIF orientation"):
  * - JPEG: the first APP1 segment that starts "Exif\0" and one more byte (usually a second \0);
- * - WebP: the EXIF chunk of an extended file, read as TIFF from its first byte (a chunk that starts
- *   "Exif\0\0", as libvips writes it, is not TIFF, and Skia draws such a file as stored);
+ * - WebP: the EXIF chunk of an extended file that flags it (webpExif), read as TIFF from its first
+ *   byte (a chunk that starts "Exif\0\0", as libvips writes it, is not TIFF, and Skia draws such a
+ *   file as stored);
  * - PNG and GIF: never turned.
  * In the TIFF structure (TIFF 6.0 §2, Exif 2.32 §4.6.2), the first valid orientation tag (0x0112:
  * one SHORT, 1-8) of the first image file directory, then of the Exif sub-directory (0x8769),
@@ -44,18 +45,24 @@ export function tiffOrientation(tiff: Buffer): number {
   return orientationIn(u32(4)) || (subDirectory ? orientationIn(subDirectory) : 0) || 1;
 }
 
-/** The TIFF structure of a WebP's EXIF chunk (RIFF; the WebP container's extended format), or null. */
+/**
+ * The TIFF structure of a WebP's EXIF chunk, or null. Only an extended file (its first chunk VP8X)
+ * that flags EXIF (bit 3 of VP8X's flags) has one that decoders read, libwebp's demuxer and so
+ * Skia; chunks past the size the RIFF header declares are not part of the file.
+ */
 export function webpExif(bytes: Buffer): Buffer | null {
   if (
-    bytes.length < 12 ||
+    bytes.length < 21 ||
     bytes.toString('latin1', 0, 4) !== 'RIFF' ||
     bytes.toString('latin1', 8, 12) !== 'WEBP'
   )
     return null;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  if (bytes.toString('latin1', 12, 16) !== 'VP8X' || ((bytes[20] as number) & 0x08) === 0) return null;
+  const end = Math.min(bytes.length, 8 + bytes.readUInt32LE(4));
+  for (let at = 12; at + 8 <= end; ) {
     const size = bytes.readUInt32LE(at + 4);
     if (bytes.toString('latin1', at, at + 4) === 'EXIF')
-      return bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + size));
+      return bytes.subarray(at + 8, Math.min(end, at + 8 + size));
     at += 8 + size + (size % 2); // chunks are padded to an even size
   }
   return null;
@@ -63,8 +70,8 @@ export function webpExif(bytes: Buffer): Buffer | null {
 
 /**
  * How libvips must turn an image to draw what Skia draws for `orientation`: a mirror left to right
- * (applied first), then a clockwise turn. Checked against libvips's own reading of the tag
- * (exif-orientation.test.ts).
+ * (applied first), then a clockwise turn. Checked against libvips's own reading of a plain tag
+ * (exif.test.ts).
  */
 export function orientationSteps(orientation: number): { mirror: boolean; degrees: 0 | 90 | 180 | 270 } {
   const steps: Record<number, { mirror: boolean; degrees: 0 | 90 | 180 | 270 }> = {

@@ -19,12 +19,12 @@ import {
 } from '../layout/index.ts';
 import { renderLimits } from '../limits.ts';
 import { cacheBytes } from './cache-limits.ts';
-import { orientationSteps } from './exif.ts';
+import { orientationSteps, turnsAQuarter } from './exif.ts';
 import { classifyImageBytes, type ImageBytesKind } from './image-kind.ts';
 import { decodeDataUri, ImageSourceError, type SourceBytes } from './image-sources.ts';
 import { type JpegHeader, readJpegHeader } from './jpeg-header.ts';
 import { Lru } from './lru.ts';
-import { drawnOrientation, drawnSize } from './orientation.ts';
+import { drawnOrientation } from './orientation.ts';
 
 export interface LoadedImage {
   kind: 'bitmap' | 'svg';
@@ -149,11 +149,13 @@ function decodeSvg(id: string, bytes: Buffer): LoadedImage {
 function decodeBitmap(id: string, bytes: Buffer, kind: ImageBytesKind): LoadedImage {
   const image = readBitmapHeader(bytes);
   const header = kind === 'jpeg' ? readJpegHeader(bytes) : null;
-  const orientation = drawnOrientation(bytes);
+  const orientation = drawnOrientation(bytes, header);
+  const quarter = turnsAQuarter(orientation);
   return {
     kind: 'bitmap',
     id,
-    ...drawnSize(bytes, image.width, image.height),
+    width: quarter ? image.height : image.width,
+    height: quarter ? image.width : image.height,
     image,
     ...(orientation !== 1 ? { orientation } : {}),
     ...(header && embedsAsItIs(header) ? { jpeg: bytes } : {}),

@@ -4,12 +4,16 @@
  */
 import { tiffOrientation, turnsAQuarter, webpExif } from './exif.ts';
 import { classifyImageBytes } from './image-kind.ts';
-import { readJpegHeader } from './jpeg-header.ts';
+import { type JpegHeader, readJpegHeader } from './jpeg-header.ts';
 
-/** 1-8; 1 for a file Skia draws as stored (PNG, GIF, SVG, no tag, or one it cannot read). */
-export function drawnOrientation(bytes: Buffer): number {
+/**
+ * 1-8; 1 for a file Skia draws as stored (PNG, GIF, SVG, no tag, or one it cannot read). A JPEG's
+ * header may be given when the caller has read it already.
+ */
+export function drawnOrientation(bytes: Buffer, jpegHeader?: JpegHeader | null): number {
   const kind = classifyImageBytes(bytes);
-  if (kind === 'jpeg') return readJpegHeader(bytes)?.orientation ?? 1;
+  if (kind === 'jpeg')
+    return (jpegHeader === undefined ? readJpegHeader(bytes) : jpegHeader)?.orientation ?? 1;
   const exif = kind === 'webp' ? webpExif(bytes) : null;
   return exif ? tiffOrientation(exif) : 1;
 }

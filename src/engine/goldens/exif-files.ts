@@ -69,3 +69,42 @@ export async function webps(orientation: number, stored: Buffer): Promise<{ libv
   bare.writeUInt32LE(bare.length - 8, 4);
   return { libvips, bare };
 }
+
+/** A RIFF file's chunks after "WEBP", each with its header and padding. */
+function webpChunks(file: Buffer): Buffer[] {
+  const chunks: Buffer[] = [];
+  for (let at = 12; at + 8 <= file.length; ) {
+    const size = file.readUInt32LE(at + 4);
+    const end = at + 8 + size + (size % 2);
+    chunks.push(file.subarray(at, end));
+    at = end;
+  }
+  return chunks;
+}
+
+/** A WebP file of these chunks: "RIFF", its size, "WEBP", then the chunks. */
+function webpOf(chunks: Buffer[], declaredChunks = chunks.length): Buffer {
+  const head = Buffer.from('RIFF\0\0\0\0WEBP', 'latin1');
+  const declared = chunks.slice(0, declaredChunks).reduce((sum, chunk) => sum + chunk.length, 4);
+  head.writeUInt32LE(declared, 4);
+  return Buffer.concat([head, ...chunks]);
+}
+
+/**
+ * Bare-TIFF EXIF chunks where decoders do not read them: in an extended file whose VP8X does not
+ * flag EXIF, in a simple (VP8L) file, and past the size the RIFF header declares.
+ */
+export async function unreadWebpExif(orientation: number, stored: Buffer) {
+  const { bare } = await webps(orientation, stored);
+  const chunks = webpChunks(bare);
+  const exif = chunks.find((chunk) => chunk.toString('latin1', 0, 4) === 'EXIF') as Buffer;
+  const unflagged = Buffer.from(bare);
+  unflagged[20] = (unflagged[20] as number) & ~0x08;
+  const simple = webpChunks(await sharp(stored).webp({ lossless: true }).toBuffer());
+  const others = chunks.filter((chunk) => chunk !== exif);
+  return {
+    unflagged,
+    simple: webpOf([...simple, exif]),
+    pastTheEnd: webpOf([...others, exif], others.length),
+  };
+}

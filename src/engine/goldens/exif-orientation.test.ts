@@ -14,11 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { type CacheStats, cacheStats } from '../backends/lru.ts';
 import { renderInProcess } from '../render.ts';
 import { webps } from './exif-files.ts';
 import { jobFor, pageDocument, renderPng, testPhoto } from './harness.ts';
 
 const POPPLER = existsSync('/usr/bin/pdftoppm');
+const drawables = () => cacheStats().find((cache) => cache.name === 'drawables') as CacheStats;
 
 const dataUri = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
 
@@ -43,16 +45,20 @@ describe('EXIF orientation', () => {
   // Stored 1600×1200 and tagged with each orientation: drawn near its size (Skia decodes it whole)
   // and at a third of it (libvips shrinks it on load), it must look like the upright pixels.
   for (const side of [1400, 500]) {
-    const path = side * 2 <= 1200 ? 'shrunk on load by libvips' : 'decoded whole by Skia';
+    const shrinks = side * 2 <= 1200;
+    const path = shrinks ? 'shrunk on load by libvips' : 'decoded whole by Skia';
     it(`draws a JPEG of each orientation upright, ${path}`, async () => {
       const stored = await testPhoto(1600, 1200, 'png');
       for (let orientation = 2; orientation <= 8; orientation++) {
         const turned = await sharp(stored).withMetadata({ orientation }).jpeg({ quality: 92 }).toBuffer();
         const upright = await sharp(turned).rotate().png().toBuffer();
-        const [drawn, reference] = await Promise.all([
-          renderPng(squarePage(dataUri(turned, 'image/jpeg'), side)),
-          renderPng(squarePage(dataUri(upright, 'image/png'), side)),
-        ]);
+        const before = drawables();
+        const drawn = await renderPng(squarePage(dataUri(turned, 'image/jpeg'), side));
+        // Which path drew it: libvips's copy is found ready (a hit), Skia's is made at draw time (a miss).
+        const after = drawables();
+        if (shrinks) expect(after.hits - before.hits, `orientation ${orientation}`).toBeGreaterThan(0);
+        else expect(after.misses - before.misses, `orientation ${orientation}`).toBeGreaterThan(0);
+        const reference = await renderPng(squarePage(dataUri(upright, 'image/png'), side));
         // Squashed into the stored 4:3 frame, or turned the wrong way, the photo differs by tens of
         // levels on average.
         expect(await meanDifference(drawn.bytes, reference.bytes), `orientation ${orientation}`).toBeLessThan(
